@@ -1,0 +1,120 @@
+//! `rulebook build`: load, resolve, render, and swap the new site in.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::diag::{Diagnostics, Severity};
+
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub site: PathBuf,
+    pub output: Option<PathBuf>,
+    pub base_url: Option<String>,
+    pub strict: bool,
+}
+
+/// What a finished build reports.
+#[derive(Debug)]
+pub struct BuildReport {
+    pub output: PathBuf,
+    pub files: usize,
+    pub pages_per_language: usize,
+    pub millis: u128,
+}
+
+#[derive(Debug)]
+pub enum BuildError {
+    /// The content has errors (exit code 1); nothing was written.
+    Content,
+    /// The output folder may not be used (exit code 2); nothing was written.
+    Output(String),
+}
+
+/// Builds the site. Every finding is in `diags`; on error the previous output is untouched.
+pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport, BuildError> {
+    let start = Instant::now();
+    let site_root = opts.site.as_path();
+    let output = opts
+        .output
+        .clone()
+        .unwrap_or_else(|| site_root.join("public"));
+    let target =
+        crate::output::check_output(&output, site_root).map_err(|e| BuildError::Output(e.0))?;
+    if !site_root.join("content").is_dir() {
+        diags.push(crate::diag::Diagnostic::error(
+            "missing-content",
+            site_root.join("content"),
+            0,
+            "no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
+        ));
+        return Err(BuildError::Content);
+    }
+    let site = crate::site::load(site_root, opts.base_url.as_deref(), diags);
+    let tera = match &site {
+        Some(s) => match crate::render::compile(&s.theme.templates) {
+            Ok(t) => Some(t),
+            Err(errs) => {
+                diags.extend(errs);
+                None
+            }
+        },
+        None => None,
+    };
+    if opts.strict {
+        diags.make_strict();
+    }
+    let (Some(site), Some(tera)) = (site, tera) else {
+        return Err(BuildError::Content);
+    };
+    if diags.has_errors() {
+        return Err(BuildError::Content);
+    }
+    let staging = crate::output::Staging::new(&target).map_err(|e| {
+        BuildError::Output(format!(
+            "cannot create a folder beside {}: {e}",
+            target.display()
+        ))
+    })?;
+    let mut render_diags = Diagnostics::default();
+    let files = crate::render::write_site(&site, tera, &staging.dir, &mut render_diags);
+    let failed = render_diags
+        .items
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    diags.extend(render_diags.items);
+    if failed {
+        return Err(BuildError::Content);
+    }
+    staging.commit().map_err(|e| {
+        BuildError::Output(format!(
+            "cannot move the new site into {}: {e}",
+            target.display()
+        ))
+    })?;
+    Ok(BuildReport {
+        output: target,
+        files,
+        pages_per_language: site.order.len(),
+        millis: start.elapsed().as_millis(),
+    })
+}
+
+/// Prints findings to stderr, sorted, with a summary line.
+pub fn print_diagnostics(diags: &mut Diagnostics) {
+    diags.sort();
+    for d in &diags.items {
+        eprintln!("{d}");
+    }
+}
+
+pub fn summary(diags: &Diagnostics) -> String {
+    format!(
+        "{} error(s), {} warning(s)",
+        diags.count(Severity::Error),
+        diags.count(Severity::Warning)
+    )
+}
+
+pub fn is_dir(p: &Path) -> bool {
+    p.is_dir()
+}

@@ -1,0 +1,316 @@
+//! `content/site.yaml`: the site's titles, languages and address.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::diag::{Diagnostic, Diagnostics};
+
+/// The settings of one site, checked: every language code is valid, the default language is one
+/// of them, and `base_url` ends with `/`.
+#[derive(Debug, Clone)]
+pub struct SiteConfig {
+    /// Site title per language code.
+    pub title: BTreeMap<String, String>,
+    /// Languages in the order the site lists them (the order of the language switcher).
+    pub languages: Vec<String>,
+    pub default_language: String,
+    /// Where the site is published, always ending in `/`: `/`, `/repo/` or `https://host/repo/`.
+    pub base_url: String,
+    /// Strip raw HTML from Markdown (for content from people the site does not trust).
+    pub safe: bool,
+    /// Custom domain for GitHub Pages; written to `CNAME` when set.
+    pub cname: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    title: TitleField,
+    languages: Vec<String>,
+    default_language: String,
+    #[serde(default)]
+    base_url: Option<String>,
+    #[serde(default)]
+    safe: bool,
+    #[serde(default)]
+    cname: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TitleField {
+    One(String),
+    PerLanguage(BTreeMap<String, String>),
+}
+
+pub const CONFIG_PATH: &str = "content/site.yaml";
+
+impl SiteConfig {
+    /// Reads and checks `content/site.yaml` below `root`. Problems are pushed to `diags`; `None`
+    /// means the file could not be used at all.
+    pub fn load(root: &Path, diags: &mut Diagnostics) -> Option<SiteConfig> {
+        let path = root.join(CONFIG_PATH);
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => match crate::load::decode(bytes, CONFIG_PATH, diags) {
+                Some(t) => t,
+                None => return None,
+            },
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    "missing-config",
+                    CONFIG_PATH,
+                    0,
+                    format!(
+                        "cannot read the site settings ({e}); a site needs content/site.yaml with \
+                         `title`, `languages` and `default_language` (see `rulebook init`)"
+                    ),
+                ));
+                return None;
+            }
+        };
+        Self::parse(&text, diags)
+    }
+
+    pub fn parse(text: &str, diags: &mut Diagnostics) -> Option<SiteConfig> {
+        let raw: RawConfig = match serde_yaml::from_str(text) {
+            Ok(r) => r,
+            Err(e) => {
+                let (line, col) = e
+                    .location()
+                    .map(|l| (l.line(), l.column()))
+                    .unwrap_or((1, 0));
+                diags.push(
+                    Diagnostic::error(
+                        "bad-config",
+                        CONFIG_PATH,
+                        line,
+                        format!("site.yaml is not valid: {e}"),
+                    )
+                    .at_column(col),
+                );
+                return None;
+            }
+        };
+        let line_of = |key: &str| -> usize {
+            text.lines()
+                .position(|l| l.trim_start().starts_with(&format!("{key}:")))
+                .map(|i| i + 1)
+                .unwrap_or(1)
+        };
+        let mut ok = true;
+        if raw.languages.is_empty() {
+            diags.push(Diagnostic::error(
+                "bad-config",
+                CONFIG_PATH,
+                line_of("languages"),
+                "`languages` is empty; list at least one language code, e.g. [uk, en]",
+            ));
+            ok = false;
+        }
+        let mut seen = Vec::new();
+        for lang in &raw.languages {
+            if !valid_language_code(lang) {
+                diags.push(Diagnostic::error(
+                    "bad-config",
+                    CONFIG_PATH,
+                    line_of("languages"),
+                    format!("`{lang}` is not a language code; use a BCP 47 code such as `uk`, `en` or `pt-BR`"),
+                ));
+                ok = false;
+            }
+            if seen.contains(lang) {
+                diags.push(Diagnostic::error(
+                    "bad-config",
+                    CONFIG_PATH,
+                    line_of("languages"),
+                    format!("language `{lang}` is listed twice"),
+                ));
+                ok = false;
+            }
+            seen.push(lang.clone());
+        }
+        if !raw.languages.contains(&raw.default_language) {
+            diags.push(Diagnostic::error(
+                "unknown-language",
+                CONFIG_PATH,
+                line_of("default_language"),
+                format!(
+                    "default_language `{}` is not one of the site's languages [{}]",
+                    raw.default_language,
+                    raw.languages.join(", ")
+                ),
+            ));
+            ok = false;
+        }
+        let base_url = match normalize_base_url(raw.base_url.as_deref().unwrap_or("/")) {
+            Ok(u) => u,
+            Err(msg) => {
+                diags.push(Diagnostic::error(
+                    "bad-base-url",
+                    CONFIG_PATH,
+                    line_of("base_url"),
+                    msg,
+                ));
+                ok = false;
+                "/".to_string()
+            }
+        };
+        let title = match raw.title {
+            TitleField::One(t) => raw
+                .languages
+                .iter()
+                .map(|l| (l.clone(), t.clone()))
+                .collect(),
+            TitleField::PerLanguage(map) => {
+                for key in map.keys() {
+                    if !raw.languages.contains(key) {
+                        diags.push(Diagnostic::error(
+                            "unknown-language",
+                            CONFIG_PATH,
+                            line_of("title"),
+                            format!("title is given for `{key}`, which is not one of the site's languages"),
+                        ));
+                        ok = false;
+                    }
+                }
+                map
+            }
+        };
+        if let Some(c) = &raw.cname {
+            if c.is_empty()
+                || !c
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '.' || ch == '-')
+            {
+                diags.push(Diagnostic::error(
+                    "bad-config",
+                    CONFIG_PATH,
+                    line_of("cname"),
+                    format!("cname `{c}` is not a host name"),
+                ));
+                ok = false;
+            }
+        }
+        ok.then_some(SiteConfig {
+            title,
+            languages: raw.languages,
+            default_language: raw.default_language,
+            base_url,
+            safe: raw.safe,
+            cname: raw.cname,
+        })
+    }
+
+    /// The title in `lang`, or in the first language that has one.
+    pub fn title_in(&self, lang: &str) -> &str {
+        self.title
+            .get(lang)
+            .or_else(|| self.languages.iter().find_map(|l| self.title.get(l)))
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    /// The other languages of the site, in site order.
+    pub fn others<'a>(&'a self, lang: &'a str) -> impl Iterator<Item = &'a String> + 'a {
+        self.languages.iter().filter(move |l| l.as_str() != lang)
+    }
+}
+
+/// A BCP 47-like code: 2–3 lowercase letters, then optional `-` subtags of 2–8 letters or digits.
+pub fn valid_language_code(code: &str) -> bool {
+    let mut parts = code.split('-');
+    let first = parts.next().unwrap_or("");
+    (2..=3).contains(&first.len())
+        && first.chars().all(|c| c.is_ascii_lowercase())
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// Checks a base URL and makes it end with `/`. Accepts a path (`/`, `/repo/`) or an http(s) URL.
+pub fn normalize_base_url(url: &str) -> Result<String, String> {
+    let bad = |why: &str| {
+        Err(format!("base_url `{url}` {why}; use `/`, a path such as `/repo/`, or `https://user.github.io/repo/`"))
+    };
+    if url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || "\"'<>\\`{}|^".contains(c))
+    {
+        return bad("contains characters that cannot appear in a URL");
+    }
+    let rest = if let Some(r) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    {
+        let host = r.split('/').next().unwrap_or("");
+        if host.is_empty() {
+            return bad("has no host");
+        }
+        r
+    } else if url.starts_with('/') {
+        url
+    } else {
+        return bad("is neither a path starting with `/` nor an http(s) URL");
+    };
+    if rest.contains("//") && !url.starts_with("http") || rest.contains('?') || rest.contains('#') {
+        return bad("has a query, fragment or empty path segment");
+    }
+    let mut u = url.to_string();
+    if !u.ends_with('/') {
+        u.push('/');
+    }
+    Ok(u)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (Option<SiteConfig>, Diagnostics) {
+        let mut d = Diagnostics::default();
+        (SiteConfig::parse(text, &mut d), d)
+    }
+
+    #[test]
+    fn reads_the_contract_format() {
+        let (c, d) = parse("title: {uk: Правила, en: Rules}\nlanguages: [uk, en]\ndefault_language: uk\nbase_url: \"/repo\"\n");
+        assert!(d.items.is_empty(), "{:?}", d.items);
+        let c = c.unwrap();
+        assert_eq!(c.base_url, "/repo/");
+        assert_eq!(c.title_in("en"), "Rules");
+        assert_eq!(c.others("uk").collect::<Vec<_>>(), vec!["en"]);
+    }
+
+    #[test]
+    fn unknown_default_language_names_the_line() {
+        let (c, d) = parse("title: x\nlanguages: [uk, en]\ndefault_language: de\n");
+        assert!(c.is_none());
+        assert_eq!(d.items[0].kind, "unknown-language");
+        assert_eq!(d.items[0].line, 3);
+    }
+
+    #[test]
+    fn bad_base_urls_are_refused() {
+        for u in [
+            "javascript:alert(1)",
+            "repo/",
+            "/a b/",
+            "https:///x",
+            "/x?y=1",
+        ] {
+            assert!(normalize_base_url(u).is_err(), "{u}");
+        }
+        assert_eq!(
+            normalize_base_url("https://u.github.io/r").unwrap(),
+            "https://u.github.io/r/"
+        );
+    }
+
+    #[test]
+    fn language_codes() {
+        assert!(valid_language_code("uk") && valid_language_code("pt-BR"));
+        assert!(
+            !valid_language_code("UK") && !valid_language_code("u") && !valid_language_code("../x")
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! Diagnostics: every problem the build finds, with the file, line and column it comes from.
+//!
+//! Stages never print or exit on their own; they push a [`Diagnostic`] and carry on, so that one
+//! run reports every problem at once instead of making the user fix them one per build.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How bad a finding is. `--strict` turns every warning into an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One finding. `kind` is a stable, machine-readable name (`broken-ref`, `duplicate-id`, …)
+/// that tests and `check --format json` rely on.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub kind: &'static str,
+    /// Path relative to the site root where possible, so messages read the same on every machine.
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn error(
+        kind: &'static str,
+        file: impl Into<PathBuf>,
+        line: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            kind,
+            file: file.into(),
+            line,
+            column: 0,
+            message: message.into(),
+        }
+    }
+
+    pub fn warning(
+        kind: &'static str,
+        file: impl Into<PathBuf>,
+        line: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            kind,
+            file: file.into(),
+            line,
+            column: 0,
+            message: message.into(),
+        }
+    }
+
+    pub fn at_column(mut self, column: usize) -> Self {
+        self.column = column;
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, "{level}[{}]: {}", self.kind, self.file.display())?;
+        if self.line > 0 {
+            write!(f, ":{}", self.line)?;
+            if self.column > 0 {
+                write!(f, ":{}", self.column)?;
+            }
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// A list of findings; sorted before it is shown so the report does not depend on thread timing.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == severity).count()
+    }
+
+    /// Turns every warning into an error (`--strict`).
+    pub fn make_strict(&mut self) {
+        for d in &mut self.items {
+            d.severity = Severity::Error;
+        }
+    }
+
+    pub fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            (&a.file, a.line, a.column, a.kind, &a.message)
+                .cmp(&(&b.file, b.line, b.column, b.kind, &b.message))
+        });
+        self.items.dedup();
+    }
+}
+
+/// Maps byte offsets of a text to 1-based line and column numbers (columns count characters).
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// 1-based (line, column) of a byte offset.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let column = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(0)
+            + 1;
+        (line + 1, column)
+    }
+
+    pub fn line(&self, offset: usize) -> usize {
+        self.position(offset).0
+    }
+}
+
+/// A path shown relative to the site root when it lies below it.
+pub fn display_path(path: &Path, root: &Path) -> PathBuf {
+    path.strip_prefix(root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_index_counts_lines_and_characters() {
+        let idx = LineIndex::new("ab\nвів\nx");
+        assert_eq!(idx.position(0), (1, 1));
+        assert_eq!(idx.position(3), (2, 1));
+        // "ві" is 4 bytes, 2 characters
+        assert_eq!(idx.position(7), (2, 3));
+        assert_eq!(idx.position(10), (3, 1));
+    }
+
+    #[test]
+    fn strict_turns_warnings_into_errors() {
+        let mut d = Diagnostics::default();
+        d.push(Diagnostic::warning("x", "a.md", 1, "m"));
+        assert!(!d.has_errors());
+        d.make_strict();
+        assert!(d.has_errors());
+    }
+}

@@ -1,0 +1,23 @@
+//! rulebook: a static site generator for bilingual game rules references.
+//!
+//! The pipeline, one module per stage:
+//! - [`load`]: read `content/` (front matter, encodings) — with [`config`] and [`glossary`];
+//! - [`site`]: resolve — render each chapter's Markdown once ([`markdown`]), collect the
+//!   numbered [`sections`], and check cross-references ([`xref`], where `7.0.0` becomes a link);
+//! - [`render`]: fill the templates of the [`theme`] for every page and language;
+//! - [`output`]: write into a staging folder and swap it in, never touching what is not ours.
+
+pub mod build;
+pub mod config;
+pub mod diag;
+pub mod glossary;
+pub mod html;
+pub mod load;
+pub mod markdown;
+pub mod output;
+pub mod render;
+pub mod sections;
+pub mod site;
+pub mod symbols;
+pub mod theme;
+pub mod xref;

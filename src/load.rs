@@ -1,0 +1,494 @@
+//! Loading: reads `content/<lang>/**/*.md` into [`Chapter`]s, checking encodings and front matter.
+//!
+//! Everything read is normalised once here (UTF-8 BOM dropped, CRLF and lone CR turned into LF,
+//! Unicode NFC) so every later stage sees one form of the text: an `й` typed as `и` + U+0306 then
+//! anchors and searches exactly like the precomposed letter. Line numbers survive all three steps.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+use walkdir::WalkDir;
+
+use crate::config::SiteConfig;
+use crate::diag::{Diagnostic, Diagnostics};
+
+/// Chapter ids that would collide with the pages the build writes itself.
+pub const RESERVED_IDS: &[&str] = &["glossary", "s", "search", "print", "static", "media"];
+
+/// One Markdown file of one language.
+#[derive(Debug, Clone)]
+pub struct Chapter {
+    pub lang: String,
+    pub id: String,
+    pub title: String,
+    pub weight: Option<i64>,
+    /// Path relative to the site root (`content/uk/03-round.md`), for messages.
+    pub path: PathBuf,
+    /// Absolute folder of the file, for images relative to the chapter.
+    pub dir: PathBuf,
+    /// The Markdown after the front matter.
+    pub body: String,
+    /// 1-based line number of the body's first line in the file.
+    pub body_line: usize,
+    /// Front-matter fields the build does not use itself (kept for `check`, e.g. translation hashes).
+    pub extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+#[derive(Deserialize)]
+struct FrontMatter {
+    id: Option<IdValue>,
+    title: Option<String>,
+    #[serde(default)]
+    weight: Option<i64>,
+    #[serde(flatten)]
+    extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+/// Ids are strings, but `id: 12` in YAML is a number; both are accepted and read as text.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum IdValue {
+    Text(String),
+    Number(i64),
+}
+
+/// Front-matter keys that other commands use; anything else draws a warning (likely a typo).
+const KNOWN_EXTRA_KEYS: &[&str] = &["translated_from", "description", "draft"];
+
+/// Turns raw bytes into normalised text, or reports where the bytes stop being UTF-8.
+pub fn decode(bytes: Vec<u8>, shown: impl AsRef<Path>, diags: &mut Diagnostics) -> Option<String> {
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let bytes = e.as_bytes();
+            let before = String::from_utf8_lossy(&bytes[..valid]);
+            let line = before.matches('\n').count() + 1;
+            let col = before
+                .rsplit('\n')
+                .next()
+                .map(|l| l.chars().count())
+                .unwrap_or(0)
+                + 1;
+            diags.push(
+                Diagnostic::error(
+                    "not-utf8",
+                    shown.as_ref(),
+                    line,
+                    format!(
+                        "the file is not UTF-8 (invalid byte 0x{:02X}); save it as UTF-8",
+                        bytes[valid]
+                    ),
+                )
+                .at_column(col),
+            );
+            return None;
+        }
+    };
+    Some(normalize_text(text))
+}
+
+/// BOM, line ends and NFC, in one place. Cheap when the text is already clean.
+pub fn normalize_text(mut text: String) -> String {
+    if let Some(rest) = text.strip_prefix('\u{feff}') {
+        text = rest.to_string();
+    }
+    if text.contains('\r') {
+        text = text.replace("\r\n", "\n").replace('\r', "\n");
+    }
+    if is_nfc_quick(text.chars()) != IsNormalized::Yes {
+        text = text.nfc().collect();
+    }
+    text
+}
+
+/// Splits front matter from the body and checks it.
+pub fn parse_chapter(
+    text: String,
+    lang: &str,
+    path: PathBuf,
+    dir: PathBuf,
+    diags: &mut Diagnostics,
+) -> Option<Chapter> {
+    let Some(after_open) = text
+        .strip_prefix("---\n")
+        .or_else(|| (text == "---").then_some(""))
+    else {
+        diags.push(Diagnostic::error(
+            "front-matter",
+            &path,
+            1,
+            "no front matter: a chapter starts with `---`, then `id:` and `title:`, then `---`",
+        ));
+        return None;
+    };
+    let close = if after_open.starts_with("---\n") || after_open == "---" {
+        Some(0)
+    } else {
+        after_open
+            .find("\n---\n")
+            .map(|i| i + 1)
+            .or_else(|| after_open.ends_with("\n---").then(|| after_open.len() - 3))
+    };
+    let Some(close) = close else {
+        diags.push(Diagnostic::error(
+            "front-matter",
+            &path,
+            1,
+            "the front matter that opens on line 1 is never closed; add a line `---` after it",
+        ));
+        return None;
+    };
+    let yaml = &after_open[..close];
+    let body_start = (4 + close + 4).min(text.len());
+    let body_line = 2 + yaml.matches('\n').count() + 1;
+    let fm: FrontMatter = match serde_yaml::from_str::<Option<FrontMatter>>(yaml) {
+        Ok(Some(fm)) => fm,
+        Ok(None) => FrontMatter {
+            id: None,
+            title: None,
+            weight: None,
+            extra: BTreeMap::new(),
+        },
+        Err(e) => {
+            let (mut line, col) = e
+                .location()
+                .map(|l| (l.line() + 1, l.column()))
+                .unwrap_or((1, 0));
+            // serde_yaml places a duplicate key at the start of the mapping; point at the repeat
+            let msg = e.to_string();
+            if let Some(key) = msg
+                .split("duplicate field `")
+                .nth(1)
+                .and_then(|r| r.split('`').next())
+            {
+                if let Some(i) = yaml
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| l.starts_with(&format!("{key}:")))
+                    .nth(1)
+                    .map(|(i, _)| i)
+                {
+                    line = i + 2;
+                }
+            }
+            diags.push(
+                Diagnostic::error(
+                    "front-matter",
+                    &path,
+                    line,
+                    format!(
+                        "front matter is not valid YAML: {}",
+                        strip_location(&e.to_string())
+                    ),
+                )
+                .at_column(col),
+            );
+            return None;
+        }
+    };
+    let key_line = |key: &str| {
+        yaml.lines()
+            .position(|l| l.starts_with(&format!("{key}:")))
+            .map(|i| i + 2)
+            .unwrap_or(1)
+    };
+    let id = match fm.id {
+        Some(IdValue::Text(s)) => s,
+        Some(IdValue::Number(n)) => n.to_string(),
+        None => {
+            diags.push(Diagnostic::error("front-matter", &path, 1, "front matter has no `id`; add e.g. `id: round-order` (the same id in every language)"));
+            return None;
+        }
+    };
+    if let Err(why) = check_id(&id) {
+        diags.push(Diagnostic::error(
+            "bad-id",
+            &path,
+            key_line("id"),
+            format!("id `{id}` {why}"),
+        ));
+        return None;
+    }
+    let Some(title) = fm.title.filter(|t| !t.trim().is_empty()) else {
+        diags.push(Diagnostic::error(
+            "front-matter",
+            &path,
+            key_line("title").max(1),
+            "front matter has no `title`; add e.g. `title: \"Round Order\"`",
+        ));
+        return None;
+    };
+    for key in fm.extra.keys() {
+        if !KNOWN_EXTRA_KEYS.contains(&key.as_str()) {
+            diags.push(Diagnostic::warning(
+                "front-matter",
+                &path,
+                key_line(key),
+                format!(
+                    "unknown front-matter key `{key}` is ignored (known: id, title, weight, {})",
+                    KNOWN_EXTRA_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    Some(Chapter {
+        lang: lang.to_string(),
+        id,
+        title: title.trim().to_string(),
+        weight: fm.weight,
+        path,
+        dir,
+        body: text[body_start..].to_string(),
+        body_line,
+        extra: fm.extra,
+    })
+}
+
+fn strip_location(msg: &str) -> &str {
+    msg.split(" at line ").next().unwrap_or(msg)
+}
+
+/// An id becomes a folder name in the output, so it must be a single plain path segment.
+pub fn check_id(id: &str) -> Result<(), &'static str> {
+    if id.is_empty() {
+        return Err("is empty");
+    }
+    if id.len() > 200 {
+        return Err("is longer than 200 characters");
+    }
+    if !id
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(
+            "may hold only letters, digits, `-` and `_` (it becomes part of the page address)",
+        );
+    }
+    if RESERVED_IDS.contains(&id) {
+        return Err("is reserved for a page the build writes itself; choose another id");
+    }
+    Ok(())
+}
+
+/// Everything read from `content/`, before anything is resolved.
+#[derive(Debug, Default)]
+pub struct Content {
+    /// Per language (site order), chapters sorted by weight, then path.
+    pub chapters: BTreeMap<String, Vec<Chapter>>,
+    /// Raw glossary files per language: (path relative to root, text).
+    pub glossaries: BTreeMap<String, (PathBuf, String)>,
+}
+
+/// Reads every language folder. Files are read in parallel; the result is sorted, so it does not
+/// depend on the order the file system lists them in.
+pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -> Content {
+    use rayon::prelude::*;
+    let content_dir = root.join("content");
+    let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut out = Content::default();
+    if let Ok(entries) = std::fs::read_dir(&content_dir) {
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        for name in names {
+            if !config.languages.contains(&name) && !name.starts_with('.') {
+                diags.push(Diagnostic::warning(
+                    "unknown-language",
+                    PathBuf::from("content").join(&name),
+                    0,
+                    format!(
+                        "folder `{name}` is not one of the site's languages [{}] and is ignored",
+                        config.languages.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    for lang in &config.languages {
+        let dir = content_dir.join(lang);
+        let mut files = Vec::new();
+        for entry in WalkDir::new(&dir).follow_links(false).sort_by_file_name() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    if e.path() != Some(dir.as_path()) || dir.exists() {
+                        let p = e
+                            .path()
+                            .map(|p| crate::diag::display_path(p, root))
+                            .unwrap_or_default();
+                        diags.push(Diagnostic::error("io", p, 0, format!("cannot read: {e}")));
+                    }
+                    continue;
+                }
+            };
+            let path = entry.path().to_path_buf();
+            let shown = crate::diag::display_path(&path, root);
+            let mut real = path.clone();
+            if entry.path_is_symlink() {
+                match path.canonicalize() {
+                    Ok(target) if target.starts_with(&canon_root) && target.is_file() => {
+                        real = target
+                    }
+                    Ok(target) if target.starts_with(&canon_root) => continue,
+                    _ => {
+                        diags.push(Diagnostic::warning("symlink", shown, 0, "symbolic link points outside the site (or nowhere) and is not followed"));
+                        continue;
+                    }
+                }
+            } else if !entry.file_type().is_file() {
+                continue;
+            }
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.starts_with('.') {
+                continue;
+            }
+            if path.extension().is_some_and(|e| e == "md") {
+                files.push((real, shown, path.parent().unwrap_or(&dir).to_path_buf()));
+            } else if name == "glossary.json" && path.parent() == Some(dir.as_path()) {
+                let mut local = Diagnostics::default();
+                match std::fs::read(&real) {
+                    Ok(bytes) => {
+                        if let Some(text) = decode(bytes, &shown, &mut local) {
+                            out.glossaries.insert(lang.clone(), (shown, text));
+                        }
+                    }
+                    Err(e) => local.push(Diagnostic::error(
+                        "io",
+                        &shown,
+                        0,
+                        format!("cannot read: {e}"),
+                    )),
+                }
+                diags.extend(local.items);
+            }
+        }
+        let results: Vec<(Option<Chapter>, Diagnostics)> = files
+            .into_par_iter()
+            .map(|(real, shown, parent)| {
+                let mut local = Diagnostics::default();
+                let chapter = match std::fs::read(&real) {
+                    Ok(bytes) => decode(bytes, &shown, &mut local).and_then(|text| {
+                        parse_chapter(text, lang, shown.clone(), parent, &mut local)
+                    }),
+                    Err(e) => {
+                        local.push(Diagnostic::error(
+                            "io",
+                            &shown,
+                            0,
+                            format!("cannot read: {e}"),
+                        ));
+                        None
+                    }
+                };
+                (chapter, local)
+            })
+            .collect();
+        let mut chapters = Vec::with_capacity(results.len());
+        for (c, d) in results {
+            diags.extend(d.items);
+            chapters.extend(c);
+        }
+        chapters.sort_by(|a, b| {
+            (a.weight.is_none(), a.weight, &a.path).cmp(&(b.weight.is_none(), b.weight, &b.path))
+        });
+        let mut seen: HashMap<&str, &Chapter> = HashMap::new();
+        for c in &chapters {
+            if let Some(first) = seen.get(c.id.as_str()) {
+                diags.push(Diagnostic::error(
+                    "duplicate-id",
+                    &c.path,
+                    1,
+                    format!(
+                        "id `{}` is already used by {} in {lang}; ids must be unique per language",
+                        c.id,
+                        first.path.display()
+                    ),
+                ));
+            } else {
+                seen.insert(&c.id, c);
+            }
+        }
+        out.chapters.insert(lang.clone(), chapters);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (Option<Chapter>, Diagnostics) {
+        let mut d = Diagnostics::default();
+        let c = parse_chapter(
+            normalize_text(text.to_string()),
+            "en",
+            "content/en/a.md".into(),
+            PathBuf::new(),
+            &mut d,
+        );
+        (c, d)
+    }
+
+    #[test]
+    fn front_matter_and_body_line() {
+        let (c, d) = parse("---\nid: a\ntitle: A\nweight: 2\n---\n\nBody\n");
+        assert!(d.items.is_empty());
+        let c = c.unwrap();
+        assert_eq!(
+            (c.id.as_str(), c.title.as_str(), c.weight),
+            ("a", "A", Some(2))
+        );
+        assert_eq!(c.body, "\nBody\n");
+        assert_eq!(c.body_line, 6);
+    }
+
+    #[test]
+    fn crlf_bom_and_nfd_are_normalised() {
+        let (c, _) = parse("\u{feff}---\r\nid: a\r\ntitle: Ви\u{306}\r\n---\r\nx\ry\n");
+        let c = c.unwrap();
+        assert_eq!(c.title, "Вй");
+        assert_eq!(c.body, "x\ny\n");
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let cases = [
+            ("no front matter\n", 1, "front-matter"),
+            ("---\nid: a\ntitle: b\n", 1, "front-matter"),
+            ("---\nid: a\ntitle: [unclosed\n---\n", 3, "front-matter"),
+            ("---\ntitle: b\n---\n", 1, "front-matter"),
+            ("---\nid: a\n---\n", 1, "front-matter"),
+            ("---\nid: ../x\ntitle: b\n---\n", 2, "bad-id"),
+            ("---\nid: a/b\ntitle: b\n---\n", 2, "bad-id"),
+            ("---\nid: a\nid: b\ntitle: b\n---\n", 3, "front-matter"),
+            (
+                "---\nid: a\ntitle: b\nweight: heavy\n---\n",
+                4,
+                "front-matter",
+            ),
+        ];
+        for (text, line, kind) in cases {
+            let (c, d) = parse(text);
+            assert!(c.is_none(), "{text:?} should fail");
+            assert_eq!(
+                (d.items[0].kind, d.items[0].line),
+                (kind, line),
+                "{text:?}: {}",
+                d.items[0]
+            );
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_names_line_and_column() {
+        let mut d = Diagnostics::default();
+        assert!(decode(b"ok\nab\xff".to_vec(), "x.md", &mut d).is_none());
+        assert_eq!((d.items[0].line, d.items[0].column), (2, 3));
+    }
+}

@@ -1,0 +1,853 @@
+//! Markdown to HTML, as a stream of pulldown-cmark events passed through small adapters.
+//!
+//! This is the first half of rendering and runs once per chapter: headings get their anchors,
+//! symbols become icons, images are checked, and every place that refers to a section is marked
+//! with a placeholder (see [`crate::xref`]). The placeholders are filled in later, once every
+//! chapter's sections are known, and once per reader language: that is how an English chapter
+//! published on the Ukrainian side links to Ukrainian pages without being parsed twice.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use pulldown_cmark::{
+    CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd, TextMergeWithOffset,
+};
+
+use crate::diag::{Diagnostic, LineIndex};
+use crate::html::{escape, escape_into, has_scheme, is_safe_url, slugify};
+use crate::sections::{malformed_heading_number, scan_refs, split_heading_number};
+use crate::symbols::Symbols;
+use crate::xref::{placeholder, Mark, Pending};
+
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// A heading of a chapter, with the anchor it got.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Heading {
+    pub level: u8,
+    pub anchor: String,
+    pub number: Option<String>,
+    /// Title without the number, as plain text.
+    pub title: String,
+    pub line: usize,
+}
+
+/// Plain text of one stretch of a chapter (the part before the first heading, or one heading's
+/// section up to the next heading). Feeds search, previews and exports.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Block {
+    /// Index into `Prepared::headings`, `None` for the chapter's opening text.
+    pub heading: Option<usize>,
+    pub text: String,
+    /// The first paragraph only, for previews.
+    pub first_paragraph: String,
+}
+
+/// An image that exists and must be copied into the output.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ImageCopy {
+    pub from: PathBuf,
+    /// Path below the output's `media/` folder.
+    pub to: String,
+}
+
+/// The result of the first rendering pass of one Markdown text.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    pub html: String,
+    pub pending: Vec<Pending>,
+    pub headings: Vec<Heading>,
+    pub blocks: Vec<Block>,
+    pub images: Vec<ImageCopy>,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Prepared {
+    pub fn anchors(&self) -> impl Iterator<Item = &str> {
+        self.headings.iter().map(|h| h.anchor.as_str())
+    }
+}
+
+/// What the renderer needs to know about where the text comes from.
+pub struct Source<'a> {
+    /// File shown in messages (relative to the site root).
+    pub file: &'a Path,
+    /// Line of the text's first line in that file.
+    pub first_line: usize,
+    /// Folder that relative image paths start from.
+    pub dir: &'a Path,
+    /// The site root (images must stay inside it) and the `content/` folder (images are copied
+    /// to the output relative to it).
+    pub site_root: &'a Path,
+    /// Relative path from a page to the site root (`../../` for chapter pages).
+    pub root: &'a str,
+    pub safe: bool,
+    /// Anchors already used on the page (a heading may not reuse the id of the page's h1).
+    pub reserved_anchors: &'a [String],
+    /// Whether headings are part of the page outline (chapters) or just text (glossary entries,
+    /// where a `#` line is rare and gets no section semantics).
+    pub sections: bool,
+}
+
+struct State<'s> {
+    src: &'s Source<'s>,
+    symbols: &'s Symbols,
+    lines: LineIndex<'s>,
+    out: Prepared,
+    used_anchors: HashSet<String>,
+    local_links: Vec<(String, usize)>,
+    footnotes: Vec<String>,
+    in_code: bool,
+    in_link: usize,
+    in_cell: bool,
+    block: Block,
+    paragraph: String,
+    in_paragraph: bool,
+}
+
+/// Renders one Markdown text. `text` is the chapter body (or a glossary definition).
+pub fn prepare(text: &str, src: &Source<'_>, symbols: &Symbols) -> Prepared {
+    let mut st = State {
+        src,
+        symbols,
+        lines: LineIndex::new(text),
+        out: Prepared::default(),
+        used_anchors: src.reserved_anchors.iter().cloned().collect(),
+        local_links: Vec::new(),
+        footnotes: Vec::new(),
+        in_code: false,
+        in_link: 0,
+        in_cell: false,
+        block: Block::default(),
+        paragraph: String::new(),
+        in_paragraph: false,
+    };
+    let parser = Parser::new_ext(text, options()).into_offset_iter();
+    let mut events = TextMergeWithOffset::new(parser).peekable();
+    let mut html = String::with_capacity(text.len() * 3 / 2);
+    let mut buf: Vec<Event<'_>> = Vec::with_capacity(64);
+
+    while let Some((event, range)) = events.next() {
+        let line = st.line(range.start);
+        match event {
+            Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            }) => {
+                // Gather the whole heading: its anchor depends on its text.
+                let mut inner = Vec::new();
+                for (e, _) in events.by_ref() {
+                    if matches!(e, Event::End(TagEnd::Heading(_))) {
+                        break;
+                    }
+                    inner.push(e);
+                }
+                flush(&mut st, &mut html, &mut buf);
+                st.heading(level, id, classes, attrs, inner, line, &mut html);
+            }
+            Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => {
+                let mut alt = String::new();
+                for (e, _) in events.by_ref() {
+                    match e {
+                        Event::End(TagEnd::Image) => break,
+                        Event::Text(t) | Event::Code(t) => alt.push_str(&t),
+                        _ => {}
+                    }
+                }
+                let img = st.image(&dest_url, &title, &alt, line);
+                buf.push(Event::Html(img.into()));
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                st.in_link += 1;
+                let event = st.link(link_type, dest_url, title, id, line, &mut events, &mut buf);
+                if let Some(e) = event {
+                    buf.push(e);
+                }
+            }
+            Event::End(TagEnd::Link) => {
+                st.in_link = st.in_link.saturating_sub(1);
+                buf.push(Event::End(TagEnd::Link));
+            }
+            Event::Text(t) => {
+                st.plain(&t);
+                if st.in_code || st.in_link > 0 {
+                    buf.push(Event::Text(t));
+                } else {
+                    let rendered = st.text(&t, line);
+                    buf.push(Event::Html(rendered.into()));
+                }
+            }
+            Event::Code(t) => {
+                st.plain(&t);
+                buf.push(Event::Code(t));
+            }
+            Event::Start(Tag::CodeBlock(k)) => {
+                st.in_code = true;
+                buf.push(Event::Start(Tag::CodeBlock(k)));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                st.in_code = false;
+                st.block.text.push('\n');
+                buf.push(Event::End(TagEnd::CodeBlock));
+            }
+            Event::Start(Tag::TableCell) => {
+                st.in_cell = true;
+                buf.push(Event::Start(Tag::TableCell));
+            }
+            Event::End(TagEnd::TableCell) => {
+                st.in_cell = false;
+                st.block.text.push(' ');
+                buf.push(Event::End(TagEnd::TableCell));
+            }
+            Event::Start(Tag::Paragraph) => {
+                st.in_paragraph = true;
+                buf.push(Event::Start(Tag::Paragraph));
+            }
+            Event::End(TagEnd::Paragraph) => {
+                st.end_paragraph();
+                buf.push(Event::End(TagEnd::Paragraph));
+            }
+            Event::End(TagEnd::Item) => {
+                st.block.text.push('\n');
+                buf.push(Event::End(TagEnd::Item));
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                st.plain(" ");
+                buf.push(event);
+            }
+            Event::Html(h) | Event::InlineHtml(h) => {
+                if !st.src.safe {
+                    buf.push(Event::Html(h));
+                }
+            }
+            Event::FootnoteReference(label) => {
+                let n = st.footnote_number(&label);
+                let id = escape(&label);
+                buf.push(Event::Html(
+                    format!("<sup class=\"fnref\" id=\"fnref-{id}\"><a href=\"#fn-{id}\" role=\"doc-noteref\">{n}</a></sup>").into(),
+                ));
+            }
+            Event::Start(Tag::FootnoteDefinition(label)) => {
+                let n = st.footnote_number(&label);
+                let id = escape(&label);
+                st.used_anchors.insert(format!("fn-{label}"));
+                buf.push(Event::Html(format!("<div class=\"footnote\" id=\"fn-{id}\" role=\"doc-footnote\"><a class=\"fn-back\" href=\"#fnref-{id}\">{n}</a>").into()));
+            }
+            Event::End(TagEnd::FootnoteDefinition) => buf.push(Event::Html("</div>\n".into())),
+            other => buf.push(other),
+        }
+        if buf.len() >= 48 {
+            flush(&mut st, &mut html, &mut buf);
+        }
+    }
+    flush(&mut st, &mut html, &mut buf);
+    st.end_paragraph();
+    st.finish_block();
+    let State {
+        mut out,
+        local_links,
+        used_anchors,
+        footnotes,
+        src,
+        ..
+    } = st;
+    for (target, line) in local_links {
+        let known = used_anchors.contains(&target)
+            || footnotes
+                .iter()
+                .any(|f| target == format!("fn-{f}") || target == format!("fnref-{f}"));
+        if !known {
+            out.diags.push(Diagnostic::warning(
+                "broken-anchor",
+                src.file,
+                line,
+                format!("link to `#{target}`, which is not an anchor on this page"),
+            ));
+        }
+    }
+    out.html = html;
+    out
+}
+
+fn flush(_st: &mut State<'_>, html: &mut String, buf: &mut Vec<Event<'_>>) {
+    pulldown_cmark::html::push_html(html, buf.drain(..));
+}
+
+impl<'s> State<'s> {
+    fn line(&self, offset: usize) -> usize {
+        self.lines.line(offset) + self.src.first_line - 1
+    }
+
+    fn plain(&mut self, t: &str) {
+        self.block.text.push_str(t);
+        if self.in_paragraph && self.block.first_paragraph.is_empty() {
+            self.paragraph.push_str(t);
+        }
+    }
+
+    fn end_paragraph(&mut self) {
+        self.in_paragraph = false;
+        if self.block.first_paragraph.is_empty() && !self.paragraph.trim().is_empty() {
+            self.block.first_paragraph = std::mem::take(&mut self.paragraph).trim().to_string();
+        }
+        self.paragraph.clear();
+        self.block.text.push('\n');
+    }
+
+    fn finish_block(&mut self) {
+        let b = std::mem::take(&mut self.block);
+        if b.heading.is_some() || !b.text.trim().is_empty() {
+            self.out.blocks.push(b);
+        }
+    }
+
+    fn footnote_number(&mut self, label: &str) -> usize {
+        match self.footnotes.iter().position(|l| l == label) {
+            Some(i) => i + 1,
+            None => {
+                self.footnotes.push(label.to_string());
+                self.footnotes.len()
+            }
+        }
+    }
+
+    fn unique_anchor(&mut self, wanted: String) -> String {
+        if self.used_anchors.insert(wanted.clone()) {
+            return wanted;
+        }
+        (1..)
+            .map(|n| format!("{wanted}-{n}"))
+            .find(|a| self.used_anchors.insert(a.clone()))
+            .unwrap_or(wanted)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn heading(
+        &mut self,
+        level: HeadingLevel,
+        id: Option<CowStr<'_>>,
+        classes: Vec<CowStr<'_>>,
+        _attrs: Vec<(CowStr<'_>, Option<CowStr<'_>>)>,
+        inner: Vec<Event<'_>>,
+        line: usize,
+        html: &mut String,
+    ) {
+        let level_n = level as u8;
+        let mut text = String::new();
+        for e in &inner {
+            if let Event::Text(t) | Event::Code(t) = e {
+                text.push_str(t);
+            }
+        }
+        let numbered = if self.src.sections {
+            split_heading_number(&text)
+        } else {
+            None
+        };
+        if numbered.is_none() && self.src.sections && malformed_heading_number(&text) {
+            self.out.diags.push(Diagnostic::warning(
+                "bad-section-number",
+                self.src.file,
+                line,
+                format!("heading `{}` starts like a section number but is not one (numbers are digits separated by single dots, at most 9 digits each)", text.trim()),
+            ));
+        }
+        let (number, title) = match &numbered {
+            Some((n, rest)) => (Some(n.clone()), rest.to_string()),
+            None => (None, text.trim().to_string()),
+        };
+        let wanted = match (&id, &number) {
+            (Some(id), _) => id.to_string(),
+            (None, Some(n)) => n.clone(),
+            (None, None) => slugify(&title),
+        };
+        let anchor = if number.is_some() && id.is_none() {
+            // a section anchor is the number itself, never suffixed: duplicates are reported
+            // by the resolver with both places named
+            self.used_anchors.insert(wanted.clone());
+            wanted
+        } else {
+            self.unique_anchor(wanted)
+        };
+        if self.src.sections {
+            self.end_paragraph();
+            self.finish_block();
+            self.block.heading = Some(self.out.headings.len());
+        }
+        self.out.headings.push(Heading {
+            level: level_n,
+            anchor: anchor.clone(),
+            number: number.clone(),
+            title,
+            line,
+        });
+
+        let tag = format!("h{level_n}");
+        html.push('<');
+        html.push_str(&tag);
+        html.push_str(" id=\"");
+        escape_into(&anchor, html);
+        html.push('"');
+        if !classes.is_empty() {
+            html.push_str(" class=\"");
+            escape_into(
+                &classes
+                    .iter()
+                    .map(|c| c.as_ref())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                html,
+            );
+            html.push('"');
+        }
+        html.push('>');
+        // The heading's own number is shown as a label, never linked.
+        let mut events: Vec<Event<'_>> = Vec::with_capacity(inner.len() + 2);
+        let mut number_left = number.as_deref().map(|n| n.len());
+        for e in inner {
+            match e {
+                Event::Text(t) if number_left.is_some() => {
+                    let n = number_left.take().unwrap_or(0);
+                    let lead = t.len() - t.trim_start().len();
+                    let split = (lead + n).min(t.len());
+                    if t.is_char_boundary(split) {
+                        let rest = t[split..].trim_start_matches('.');
+                        events.push(Event::Html(
+                            format!("<span class=\"secnum\">{}</span> ", escape(&t[lead..split]))
+                                .into(),
+                        ));
+                        events.push(Event::Html(self.symbols_only(rest.trim_start()).into()));
+                    } else {
+                        events.push(Event::Text(t));
+                    }
+                }
+                Event::Text(t) => events.push(Event::Html(self.symbols_only(&t).into())),
+                Event::FootnoteReference(label) => {
+                    let n = self.footnote_number(&label);
+                    let id = escape(&label);
+                    events.push(Event::Html(format!("<sup class=\"fnref\" id=\"fnref-{id}\"><a href=\"#fn-{id}\" role=\"doc-noteref\">{n}</a></sup>").into()));
+                }
+                Event::Html(h) | Event::InlineHtml(h) => {
+                    if !self.src.safe {
+                        events.push(Event::InlineHtml(h));
+                    }
+                }
+                Event::Start(Tag::Link { dest_url, .. }) if !is_safe_url(&dest_url, false) => {}
+                Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => {}
+                other => events.push(other),
+            }
+        }
+        pulldown_cmark::html::push_html(html, events.into_iter());
+        if self.src.sections {
+            html.push_str("<a class=\"permalink\" href=\"#");
+            escape_into(&anchor, html);
+            html.push_str("\" aria-hidden=\"true\" tabindex=\"-1\">#</a>");
+        }
+        html.push_str("</");
+        html.push_str(&tag);
+        html.push_str(">\n");
+    }
+
+    /// Text inside a heading: symbols yes, section links no.
+    fn symbols_only(&self, t: &str) -> String {
+        let mut out = String::with_capacity(t.len());
+        self.symbols.render_into(t, self.src.root, &mut out);
+        out
+    }
+
+    /// Body text: escape it, turn symbols into icons and bare section numbers into placeholders.
+    fn text(&mut self, t: &str, line: usize) -> String {
+        let refs = scan_refs(t);
+        let whole_cell = self.in_cell && refs.len() == 1 && t.trim() == refs[0].number;
+        let mut out = String::with_capacity(t.len() + 16);
+        let mut last = 0;
+        if !whole_cell {
+            for m in refs {
+                self.symbols
+                    .render_into(&t[last..m.start], self.src.root, &mut out);
+                let line = line + t[..m.start].matches('\n').count();
+                let idx = self.out.pending.len();
+                self.out.pending.push(Pending::Bare {
+                    number: m.number.clone(),
+                    parts: m.parts,
+                    line,
+                });
+                placeholder(&mut out, idx, Mark::Bare);
+                last = m.end;
+            }
+        }
+        self.symbols
+            .render_into(&t[last..], self.src.root, &mut out);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn link<'a, I>(
+        &mut self,
+        link_type: LinkType,
+        dest: CowStr<'a>,
+        title: CowStr<'a>,
+        id: CowStr<'a>,
+        line: usize,
+        events: &mut std::iter::Peekable<I>,
+        buf: &mut Vec<Event<'a>>,
+    ) -> Option<Event<'a>>
+    where
+        I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>,
+    {
+        let d = dest.trim();
+        // `[7.0.0 Damage and Destruction](#)`: the Rules Reference's way of writing a cross-link.
+        if d.is_empty() || d == "#" {
+            let lead = match events.peek() {
+                Some((Event::Text(t), _)) => Some(t.to_string()),
+                _ => None,
+            };
+            if let Some((number, rest)) = lead.as_deref().and_then(split_heading_number) {
+                // the quoted title is the rest of the link text (all of it, up to the link's end)
+                let mut quoted = rest.to_string();
+                let mut depth = 0;
+                let mut first = true;
+                let mut inner = Vec::new();
+                for (e, r) in events.by_ref() {
+                    match &e {
+                        Event::Start(Tag::Link { .. }) => depth += 1,
+                        Event::End(TagEnd::Link) if depth == 0 => {
+                            inner.push((e, r));
+                            break;
+                        }
+                        Event::End(TagEnd::Link) => depth -= 1,
+                        Event::Text(t) | Event::Code(t) if !first => quoted.push_str(t),
+                        _ => {}
+                    }
+                    first = false;
+                    inner.push((e, r));
+                }
+                let idx = self.out.pending.len();
+                self.out.pending.push(Pending::Link {
+                    number: number.clone(),
+                    quoted: quoted.trim().to_string(),
+                    line,
+                });
+                let mut open = String::new();
+                placeholder(&mut open, idx, Mark::Open);
+                buf.push(Event::Html(open.into()));
+                for (e, _) in inner {
+                    match e {
+                        Event::End(TagEnd::Link) => {
+                            self.in_link = self.in_link.saturating_sub(1);
+                            let mut close = String::new();
+                            placeholder(&mut close, idx, Mark::Close);
+                            buf.push(Event::Html(close.into()));
+                        }
+                        Event::Text(t) => {
+                            self.plain(&t);
+                            let mut s = String::new();
+                            self.symbols.render_into(&t, self.src.root, &mut s);
+                            buf.push(Event::Html(s.into()));
+                        }
+                        other => buf.push(other),
+                    }
+                }
+                return None;
+            }
+            self.out.diags.push(Diagnostic::warning(
+                "empty-link",
+                self.src.file,
+                line,
+                "link has no target; its text is shown without a link (write a section number first to link a section)",
+            ));
+            self.in_link = self.in_link.saturating_sub(1);
+            skip_to_link_end(events, buf, self);
+            return None;
+        }
+        if let Some(frag) = d.strip_prefix('#') {
+            if let Some((number, rest)) = split_heading_number(frag) {
+                if rest.is_empty() {
+                    let idx = self.out.pending.len();
+                    self.out.pending.push(Pending::Link {
+                        number,
+                        quoted: String::new(),
+                        line,
+                    });
+                    let mut open = String::new();
+                    placeholder(&mut open, idx, Mark::Open);
+                    let mut close = String::new();
+                    placeholder(&mut close, idx, Mark::Close);
+                    self.emit_wrapped(open, close, events, buf);
+                    return None;
+                }
+            }
+            self.local_links.push((frag.to_string(), line));
+            return Some(Event::Start(Tag::Link {
+                link_type,
+                dest_url: dest,
+                title,
+                id,
+            }));
+        }
+        if !is_safe_url(d, false) {
+            self.out.diags.push(Diagnostic::warning(
+                "unsafe-link",
+                self.src.file,
+                line,
+                "link to a `javascript:`, `vbscript:` or `data:` address; only its text is kept",
+            ));
+            self.in_link = self.in_link.saturating_sub(1);
+            skip_to_link_end(events, buf, self);
+            return None;
+        }
+        if !has_scheme(d) && !d.starts_with('/') {
+            let (path, frag) = d
+                .split_once('#')
+                .map(|(p, f)| (p, Some(f)))
+                .unwrap_or((d, None));
+            if path.ends_with(".md") {
+                let target = lexical_join(self.src.dir, path);
+                let idx = self.out.pending.len();
+                self.out.pending.push(Pending::Chapter {
+                    path: target,
+                    fragment: frag.map(str::to_string),
+                    line,
+                });
+                let mut open = String::new();
+                placeholder(&mut open, idx, Mark::Open);
+                let mut close = String::new();
+                placeholder(&mut close, idx, Mark::Close);
+                self.emit_wrapped(open, close, events, buf);
+                return None;
+            }
+        }
+        Some(Event::Start(Tag::Link {
+            link_type,
+            dest_url: dest,
+            title,
+            id,
+        }))
+    }
+
+    /// Emits a link's inner events between two placeholders, consuming its end.
+    fn emit_wrapped<'a, I>(
+        &mut self,
+        open: String,
+        close: String,
+        events: &mut std::iter::Peekable<I>,
+        buf: &mut Vec<Event<'a>>,
+    ) where
+        I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>,
+    {
+        buf.push(Event::Html(open.into()));
+        let mut depth = 0;
+        for (e, _) in events.by_ref() {
+            match e {
+                Event::Start(Tag::Link { .. }) => depth += 1,
+                Event::End(TagEnd::Link) if depth == 0 => break,
+                Event::End(TagEnd::Link) => depth -= 1,
+                Event::Text(t) => {
+                    self.plain(&t);
+                    let mut s = String::new();
+                    self.symbols.render_into(&t, self.src.root, &mut s);
+                    buf.push(Event::Html(s.into()));
+                }
+                other => buf.push(other),
+            }
+        }
+        self.in_link = self.in_link.saturating_sub(1);
+        buf.push(Event::Html(close.into()));
+    }
+
+    fn image(&mut self, dest: &str, title: &str, alt: &str, line: usize) -> String {
+        let alt_attr = escape(alt);
+        let title_attr = if title.is_empty() {
+            String::new()
+        } else {
+            format!(" title=\"{}\"", escape(title))
+        };
+        if !is_safe_url(dest, true) {
+            self.out.diags.push(Diagnostic::warning(
+                "unsafe-link",
+                self.src.file,
+                line,
+                "image with a `javascript:` or non-image `data:` address is dropped",
+            ));
+            return placeholder_image(alt);
+        }
+        if has_scheme(dest) || dest.starts_with("//") {
+            return format!(
+                "<img src=\"{}\" alt=\"{alt_attr}\"{title_attr} loading=\"lazy\">",
+                escape(dest)
+            );
+        }
+        let rel = dest.split(['#', '?']).next().unwrap_or(dest);
+        let rel = percent_decode(rel);
+        let path = if let Some(abs) = rel.strip_prefix('/') {
+            self.src.site_root.join("static").join(abs)
+        } else {
+            lexical_join(self.src.dir, &rel)
+        };
+        if !path.starts_with(self.src.site_root) {
+            self.out.diags.push(Diagnostic::warning(
+                "image-outside-site",
+                self.src.file,
+                line,
+                format!("image `{dest}` points outside the site and is not copied"),
+            ));
+            return placeholder_image(alt);
+        }
+        if rel.starts_with('/') {
+            if !path.is_file() {
+                self.out.diags.push(Diagnostic::warning(
+                    "missing-image",
+                    self.src.file,
+                    line,
+                    format!(
+                        "image `{dest}` does not exist (looked for {})",
+                        crate::diag::display_path(&path, self.src.site_root).display()
+                    ),
+                ));
+                return placeholder_image(alt);
+            }
+            return format!(
+                "<img src=\"{}static/{}\" alt=\"{alt_attr}\"{title_attr} loading=\"lazy\">",
+                self.src.root,
+                escape(rel.trim_start_matches('/'))
+            );
+        }
+        let content = self.src.site_root.join("content");
+        match std::fs::canonicalize(&path) {
+            Ok(real) if real.is_file() => {
+                let root_real = std::fs::canonicalize(self.src.site_root)
+                    .unwrap_or_else(|_| self.src.site_root.to_path_buf());
+                if !real.starts_with(&root_real) {
+                    self.out.diags.push(Diagnostic::warning(
+                        "image-outside-site",
+                        self.src.file,
+                        line,
+                        format!(
+                            "image `{dest}` is a link to a file outside the site and is not copied"
+                        ),
+                    ));
+                    return placeholder_image(alt);
+                }
+                let to = path
+                    .strip_prefix(&content)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                self.out.images.push(ImageCopy {
+                    from: real,
+                    to: to.clone(),
+                });
+                let url: String = to.split('/').map(url_segment).collect::<Vec<_>>().join("/");
+                format!(
+                    "<img src=\"{}media/{}\" alt=\"{alt_attr}\"{title_attr} loading=\"lazy\">",
+                    self.src.root,
+                    escape(&url)
+                )
+            }
+            _ => {
+                self.out.diags.push(Diagnostic::warning(
+                    "missing-image",
+                    self.src.file,
+                    line,
+                    format!("image `{dest}` does not exist; a placeholder with its description is shown"),
+                ));
+                placeholder_image(alt)
+            }
+        }
+    }
+}
+
+fn skip_to_link_end<'a, I>(
+    events: &mut std::iter::Peekable<I>,
+    buf: &mut Vec<Event<'a>>,
+    st: &mut State<'_>,
+) where
+    I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>,
+{
+    let mut depth = 0;
+    for (e, _) in events.by_ref() {
+        match e {
+            Event::Start(Tag::Link { .. }) => depth += 1,
+            Event::End(TagEnd::Link) if depth == 0 => break,
+            Event::End(TagEnd::Link) => depth -= 1,
+            Event::Text(t) => {
+                st.plain(&t);
+                let mut s = String::new();
+                st.symbols.render_into(&t, st.src.root, &mut s);
+                buf.push(Event::Html(s.into()));
+            }
+            Event::Html(_) | Event::InlineHtml(_) if st.src.safe => {}
+            other => buf.push(other),
+        }
+    }
+}
+
+/// A missing picture, described in words: what a screen reader says and what a reader sees.
+fn placeholder_image(alt: &str) -> String {
+    let alt = if alt.trim().is_empty() {
+        "image"
+    } else {
+        alt.trim()
+    };
+    let a = escape(alt);
+    format!("<span class=\"img-missing\" role=\"img\" aria-label=\"{a}\"><span class=\"img-missing-icon\" aria-hidden=\"true\"></span><span class=\"img-missing-text\" aria-hidden=\"true\">{a}</span></span>")
+}
+
+/// Joins a relative path onto a folder without touching the file system, resolving `.` and `..`.
+pub fn lexical_join(base: &Path, rel: &str) -> PathBuf {
+    let mut out = base.to_path_buf();
+    for part in rel.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            p => out.push(p),
+        }
+    }
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() + 0 && i + 2 <= bytes.len() - 1 {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+fn url_segment(seg: &str) -> String {
+    let mut out = String::with_capacity(seg.len());
+    for b in seg.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

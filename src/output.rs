@@ -1,0 +1,223 @@
+//! Writing the site without ever losing work.
+//!
+//! A build writes into a fresh folder beside the output and only swaps it in when everything
+//! succeeded, so a failed or interrupted build leaves the previous site exactly as it was. We
+//! only ever replace a folder that carries our marker file: we never delete what is not ours.
+
+use std::path::{Path, PathBuf};
+
+/// Marks a folder as a rulebook build, so it may be replaced by the next build.
+pub const MARKER: &str = ".rulebook-build";
+
+#[derive(Debug)]
+pub struct OutputError(pub String);
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(p)
+    };
+    // resolve `.` and `..` lexically, then follow links for the parts that exist
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    match out.canonicalize() {
+        Ok(c) => c,
+        Err(_) => match (out.parent(), out.file_name()) {
+            (Some(parent), Some(name)) => {
+                parent.canonicalize().map(|p| p.join(name)).unwrap_or(out)
+            }
+            _ => out,
+        },
+    }
+}
+
+/// Checks that `output` may be (re)placed by a build of the site at `site_root`.
+pub fn check_output(output: &Path, site_root: &Path) -> Result<PathBuf, OutputError> {
+    let out = absolute(output);
+    let root = absolute(site_root);
+    let refuse = |why: &str| {
+        Err(OutputError(format!(
+            "refusing to write the site to {}: {why}",
+            output.display()
+        )))
+    };
+    if out.parent().is_none() {
+        return refuse("it is the file system root");
+    }
+    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
+        if absolute(&home) == out {
+            return refuse("it is the home folder");
+        }
+    }
+    if root.starts_with(&out) {
+        return refuse("it is the site folder or contains it; choose a folder such as public/");
+    }
+    for own in ["content", "templates", "static", "i18n"] {
+        if out.starts_with(root.join(own)) {
+            return refuse(&format!("it is inside the site's {own}/ folder"));
+        }
+    }
+    if out.exists() {
+        if !out.is_dir() {
+            return refuse("it exists and is not a folder");
+        }
+        let empty = std::fs::read_dir(&out)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false);
+        if !empty && !out.join(MARKER).is_file() {
+            return refuse(&format!("it holds files that were not written by rulebook (no {MARKER} marker); empty it or choose another folder"));
+        }
+    }
+    Ok(out)
+}
+
+/// A build in progress: a temporary folder beside the output, removed unless committed.
+pub struct Staging {
+    pub dir: PathBuf,
+    target: PathBuf,
+    committed: bool,
+}
+
+impl Staging {
+    pub fn new(target: &Path) -> std::io::Result<Staging> {
+        let parent = target.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent)?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "public".into());
+        clean_stale(parent, &name);
+        let dir = parent.join(format!(".{name}.rulebook-tmp-{}", std::process::id()));
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(
+            dir.join(MARKER),
+            "This folder was written by `rulebook build`; the next build replaces it.\n",
+        )?;
+        Ok(Staging {
+            dir,
+            target: target.to_path_buf(),
+            committed: false,
+        })
+    }
+
+    /// Puts the new site in place of the old one.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let parent = self.target.parent().unwrap_or(Path::new("."));
+        let name = self
+            .target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let old = parent.join(format!(".{name}.rulebook-old-{}", std::process::id()));
+        let had_old = self.target.exists();
+        if had_old {
+            std::fs::rename(&self.target, &old)?;
+        }
+        if let Err(e) = std::fs::rename(&self.dir, &self.target) {
+            if had_old {
+                let _ = std::fs::rename(&old, &self.target);
+            }
+            return Err(e);
+        }
+        self.committed = true;
+        if had_old {
+            let _ = std::fs::remove_dir_all(&old);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Removes temporary folders left by builds that were killed (they carry our marker).
+fn clean_stale(parent: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for e in entries.filter_map(|e| e.ok()) {
+        let n = e.file_name().to_string_lossy().into_owned();
+        let ours = n.starts_with(&format!(".{name}.rulebook-tmp-"))
+            || n.starts_with(&format!(".{name}.rulebook-old-"));
+        if ours && e.path().join(MARKER).is_file() {
+            let pid = n.rsplit('-').next().and_then(|p| p.parse::<u32>().ok());
+            let alive = pid.is_some_and(|p| {
+                Path::new(&format!("/proc/{p}")).exists() && p != std::process::id()
+            });
+            if !alive {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
+
+/// Writes a file below `root`, creating folders as needed.
+pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let path = root.join(rel);
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p)?;
+    }
+    std::fs::write(path, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_folders_that_are_not_ours() {
+        let t = tempfile::tempdir().unwrap();
+        let site = t.path().join("site");
+        std::fs::create_dir_all(site.join("content/en")).unwrap();
+        assert!(check_output(&site, &site).is_err());
+        assert!(check_output(&site.join("content"), &site).is_err());
+        assert!(check_output(&site.join("content/en/out"), &site).is_err());
+        assert!(check_output(t.path(), &site).is_err());
+        assert!(check_output(Path::new("/"), &site).is_err());
+        let foreign = t.path().join("foreign");
+        std::fs::create_dir_all(&foreign).unwrap();
+        std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
+        assert!(check_output(&foreign, &site).is_err());
+        std::fs::write(foreign.join(MARKER), "").unwrap();
+        assert!(check_output(&foreign, &site).is_ok());
+        assert!(check_output(&site.join("public"), &site).is_ok());
+    }
+
+    #[test]
+    fn staging_is_removed_unless_committed() {
+        let t = tempfile::tempdir().unwrap();
+        let target = t.path().join("public");
+        let s = Staging::new(&target).unwrap();
+        let dir = s.dir.clone();
+        assert!(dir.exists());
+        drop(s);
+        assert!(!dir.exists() && !target.exists());
+        let s = Staging::new(&target).unwrap();
+        write_file(&s.dir, "a/index.html", b"x").unwrap();
+        s.commit().unwrap();
+        assert!(target.join("a/index.html").is_file() && target.join(MARKER).is_file());
+    }
+}

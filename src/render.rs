@@ -1,0 +1,606 @@
+//! Pages: fills the templates with the resolved site and writes the output folder.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use tera::{Context, Tera};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::glossary::{alias_anchor, collation_key};
+use crate::html::escape;
+use crate::output::write_file;
+use crate::site::{Site, PAGE_ROOT};
+use crate::xref::Page;
+
+/// Templates every theme must have.
+pub const REQUIRED_TEMPLATES: &[&str] = &[
+    "base.html",
+    "chapter.html",
+    "glossary.html",
+    "index.html",
+    "root.html",
+    "404.html",
+];
+
+/// Compiles the templates; a syntax error names the template and its line.
+pub fn compile(
+    templates: &std::collections::BTreeMap<String, String>,
+) -> Result<Tera, Vec<Diagnostic>> {
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html", ".xml"]);
+    let mut errors = Vec::new();
+    for name in REQUIRED_TEMPLATES {
+        if !templates.contains_key(*name) {
+            errors.push(Diagnostic::error(
+                "template",
+                format!("templates/{name}"),
+                0,
+                "required template is missing",
+            ));
+        }
+    }
+    let list: Vec<(&str, &str)> = templates
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    if let Err(e) = tera.add_raw_templates(list) {
+        errors.push(template_error(&e, None));
+    }
+    if errors.is_empty() {
+        Ok(tera)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Turns a Tera error chain into one diagnostic with the template's name and line.
+pub fn template_error(e: &tera::Error, template: Option<&str>) -> Diagnostic {
+    let mut msg = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        src = s.source();
+    }
+    let name = template
+        .map(str::to_string)
+        .or_else(|| msg.split('\'').nth(1).map(str::to_string))
+        .unwrap_or_else(|| "template".to_string());
+    // pest reports positions as ` --> line:column`
+    let (line, col) = msg
+        .split("--> ")
+        .nth(1)
+        .and_then(|rest| {
+            let mut it = rest
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|s| !s.is_empty());
+            Some((it.next()?.parse().ok()?, it.next()?.parse().unwrap_or(0)))
+        })
+        .unwrap_or((0, 0));
+    let msg = msg
+        .split('\n')
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Diagnostic::error("template", format!("templates/{name}"), line, msg).at_column(col)
+}
+
+#[derive(Serialize)]
+struct LangLink {
+    code: String,
+    name: String,
+    url: String,
+    current: bool,
+}
+
+#[derive(Serialize)]
+struct Alternate {
+    hreflang: String,
+    href: String,
+}
+
+#[derive(Serialize)]
+struct NavLink {
+    title: String,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct TocEntry {
+    level: u8,
+    anchor: String,
+    number: Option<String>,
+    title: String,
+}
+
+#[derive(Serialize)]
+struct Fallback {
+    lang: String,
+    lang_name: String,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct IndexChapter {
+    title: String,
+    number: Option<String>,
+    url: String,
+    translated: bool,
+    sections: Vec<TocEntry>,
+}
+
+#[derive(Serialize)]
+struct OtherTerm {
+    lang: String,
+    lang_name: String,
+    term: String,
+}
+
+#[derive(Serialize)]
+struct GlossaryItem {
+    anchor: String,
+    extra_anchors: Vec<String>,
+    term: String,
+    aliases: Vec<String>,
+    others: Vec<OtherTerm>,
+    definition: String,
+    source: Option<String>,
+    tags: Vec<String>,
+    translated: bool,
+    lang: String,
+}
+
+pub struct Renderer<'a> {
+    site: &'a Site,
+    tera: Tera,
+    index: HashMap<(&'a str, &'a str), usize>,
+}
+
+/// The URL of a page relative to the site root (`uk/round-order/`).
+pub fn chapter_path(lang: &str, id: &str) -> String {
+    format!("{lang}/{id}/")
+}
+
+impl<'a> Renderer<'a> {
+    pub fn new(site: &'a Site, tera: Tera) -> Self {
+        Renderer {
+            site,
+            tera,
+            index: site.page_index(),
+        }
+    }
+
+    fn lang_name(&self, lang: &str) -> String {
+        self.site.theme.string(lang, "language_name")
+    }
+
+    /// What every page has: language, strings, the language switch and hreflang alternates.
+    fn common(
+        &self,
+        lang: &str,
+        root: &str,
+        kind: &str,
+        path_in: &dyn Fn(&str) -> String,
+    ) -> Context {
+        let site = self.site;
+        let mut ctx = Context::new();
+        ctx.insert("lang", lang);
+        ctx.insert("root", root);
+        ctx.insert("kind", kind);
+        ctx.insert("site_title", site.config.title_in(lang));
+        ctx.insert("base_url", &site.config.base_url);
+        ctx.insert("default_language", &site.config.default_language);
+        ctx.insert("t", &site.theme.strings[lang]);
+        let languages: Vec<LangLink> = site
+            .config
+            .languages
+            .iter()
+            .map(|l| LangLink {
+                code: l.clone(),
+                name: self.lang_name(l),
+                url: format!("{root}{}", path_in(l)),
+                current: l == lang,
+            })
+            .collect();
+        ctx.insert("languages", &languages);
+        let alternates: Vec<Alternate> = site
+            .config
+            .languages
+            .iter()
+            .map(|l| Alternate {
+                hreflang: l.clone(),
+                href: format!("{}{}", site.config.base_url, path_in(l)),
+            })
+            .collect();
+        ctx.insert("alternates", &alternates);
+        ctx.insert(
+            "canonical",
+            &format!("{}{}", site.config.base_url, path_in(lang)),
+        );
+        ctx
+    }
+
+    fn render(&self, template: &str, ctx: &Context) -> Result<String, Diagnostic> {
+        self.tera
+            .render(template, ctx)
+            .map_err(|e| template_error(&e, Some(template)))
+    }
+
+    /// One chapter page for a reader of `lang`.
+    pub fn chapter(&self, lang: &str, id: &str, pos: usize) -> Result<String, Diagnostic> {
+        let site = self.site;
+        let Some((page, fallback)) = site.page_for(lang, id, &self.index) else {
+            return Err(Diagnostic::error("internal", id, 0, "chapter vanished"));
+        };
+        let c = &page.chapter;
+        let syms = &site.symbols[&c.lang];
+        let html = site.resolver().fill(
+            &page.prepared.html,
+            &page.prepared.pending,
+            Page {
+                lang,
+                id: Some(id),
+                root: PAGE_ROOT,
+            },
+        );
+        let mut ctx = self.common(lang, PAGE_ROOT, "chapter", &|l| chapter_path(l, id));
+        ctx.insert("title", &syms.to_plain(&c.title));
+        ctx.insert("title_text", &syms.to_plain(&page.title_text));
+        ctx.insert("number", &page.title_number);
+        ctx.insert("content", &html);
+        ctx.insert("content_lang", &c.lang);
+        ctx.insert("chapter_id", id);
+        let toc: Vec<TocEntry> = page
+            .prepared
+            .headings
+            .iter()
+            .filter(|h| (2..=3).contains(&h.level))
+            .map(|h| TocEntry {
+                level: h.level,
+                anchor: h.anchor.clone(),
+                number: h.number.clone(),
+                title: syms.to_plain(&h.title),
+            })
+            .collect();
+        ctx.insert("toc", &toc);
+        let nav = |i: usize| -> Option<NavLink> {
+            let id = site.order.get(i)?;
+            let (p, _) = site.page_for(lang, id, &self.index)?;
+            Some(NavLink {
+                title: site.symbols[&p.chapter.lang].to_plain(&p.chapter.title),
+                url: format!("{PAGE_ROOT}{}", chapter_path(lang, id)),
+            })
+        };
+        ctx.insert("prev", &pos.checked_sub(1).and_then(nav));
+        ctx.insert("next", &nav(pos + 1));
+        let fb = fallback.then(|| Fallback {
+            lang: c.lang.clone(),
+            lang_name: self.lang_name(&c.lang),
+            url: format!("{PAGE_ROOT}{}", chapter_path(&c.lang, id)),
+        });
+        ctx.insert("fallback", &fb);
+        self.render("chapter.html", &ctx)
+    }
+
+    pub fn index(&self, lang: &str) -> Result<String, Diagnostic> {
+        let site = self.site;
+        let root = "../";
+        let mut ctx = self.common(lang, root, "index", &|l| format!("{l}/"));
+        let chapters: Vec<IndexChapter> = site
+            .order
+            .iter()
+            .filter_map(|id| {
+                let (p, fallback) = site.page_for(lang, id, &self.index)?;
+                let syms = &site.symbols[&p.chapter.lang];
+                Some(IndexChapter {
+                    title: syms.to_plain(&p.title_text),
+                    number: p.title_number.clone(),
+                    url: format!("{root}{}", chapter_path(lang, id)),
+                    translated: !fallback,
+                    sections: p
+                        .prepared
+                        .headings
+                        .iter()
+                        .filter(|h| h.level == 2)
+                        .map(|h| TocEntry {
+                            level: h.level,
+                            anchor: h.anchor.clone(),
+                            number: h.number.clone(),
+                            title: syms.to_plain(&h.title),
+                        })
+                        .collect(),
+                })
+            })
+            .collect();
+        ctx.insert("title", site.config.title_in(lang));
+        ctx.insert("chapters", &chapters);
+        ctx.insert("has_glossary", &!site.glossaries.is_empty());
+        self.render("index.html", &ctx)
+    }
+
+    pub fn glossary(&self, lang: &str) -> Result<String, Diagnostic> {
+        let site = self.site;
+        let mut ctx = self.common(lang, PAGE_ROOT, "glossary", &|l| format!("{l}/glossary/"));
+        let resolver = site.resolver();
+        let page = Page {
+            lang,
+            id: None,
+            root: PAGE_ROOT,
+        };
+        let mut items: Vec<(Vec<u32>, GlossaryItem)> = Vec::new();
+        let mut seen_keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        // this language's entries, then the entries only other languages have (untranslated)
+        let mut sources: Vec<&str> = vec![lang];
+        sources.extend(site.config.others(lang).map(String::as_str));
+        for src_lang in sources {
+            let Some(g) = site.glossaries.get(src_lang) else {
+                continue;
+            };
+            let alphabet = site.theme.alphabet(src_lang);
+            for (e, prepared) in g.entries.iter().zip(&site.glossary_html[src_lang]) {
+                if src_lang != lang {
+                    let own = site.glossaries.get(lang);
+                    if own.is_some_and(|o| {
+                        o.get(&e.key).is_some() || e.merged_keys.iter().any(|k| o.get(k).is_some())
+                    }) {
+                        continue;
+                    }
+                }
+                if !seen_keys.insert(&e.key) {
+                    continue;
+                }
+                let others = site
+                    .config
+                    .others(src_lang)
+                    .filter_map(|l| {
+                        let og = site.glossaries.get(l)?;
+                        let oe = og
+                            .get(&e.key)
+                            .or_else(|| e.merged_keys.iter().find_map(|k| og.get(k)))?;
+                        Some(OtherTerm {
+                            lang: l.clone(),
+                            lang_name: self.lang_name(l),
+                            term: oe.term.clone(),
+                        })
+                    })
+                    .collect();
+                let mut extra = vec![];
+                for k in std::iter::once(&e.key).chain(&e.merged_keys) {
+                    let a = alias_anchor(k);
+                    if a != e.anchor && !extra.contains(&a) {
+                        extra.push(a);
+                    }
+                }
+                let term = display_term(&e.term);
+                items.push((
+                    collation_key(&term, &alphabet),
+                    GlossaryItem {
+                        anchor: e.anchor.clone(),
+                        extra_anchors: extra,
+                        term,
+                        aliases: e.aliases.clone(),
+                        others,
+                        definition: resolver.fill(&prepared.html, &prepared.pending, page),
+                        source: e.source.clone(),
+                        tags: e.tags.clone(),
+                        translated: src_lang == lang,
+                        lang: src_lang.to_string(),
+                    },
+                ));
+            }
+        }
+        items.sort_by(|a, b| (!a.1.translated, &a.0).cmp(&(!b.1.translated, &b.0)));
+        let items: Vec<GlossaryItem> = items.into_iter().map(|(_, i)| i).collect();
+        ctx.insert("title", &site.theme.string(lang, "glossary"));
+        ctx.insert("entries", &items);
+        self.render("glossary.html", &ctx)
+    }
+
+    pub fn root_page(&self) -> Result<String, Diagnostic> {
+        let lang = self.site.config.default_language.clone();
+        let mut ctx = self.common(&lang, "", "root", &|l| format!("{l}/"));
+        ctx.insert("title", self.site.config.title_in(&lang));
+        self.render("root.html", &ctx)
+    }
+
+    pub fn not_found(&self) -> Result<String, Diagnostic> {
+        let site = self.site;
+        let lang = site.config.default_language.clone();
+        // 404.html is served at any depth, so its links are absolute (from base_url)
+        let root = site.config.base_url.clone();
+        let mut ctx = self.common(&lang, &root, "404", &|l| format!("{l}/"));
+        let per_lang: Vec<HashMap<&str, String>> = site
+            .config
+            .languages
+            .iter()
+            .map(|l| {
+                let mut m = HashMap::new();
+                m.insert("lang", l.clone());
+                m.insert("title", site.theme.string(l, "not_found_title"));
+                m.insert("text", site.theme.string(l, "not_found_text"));
+                m.insert("home", site.theme.string(l, "contents"));
+                m.insert("url", format!("{root}{l}/"));
+                m
+            })
+            .collect();
+        ctx.insert("title", &site.theme.string(&lang, "not_found_title"));
+        ctx.insert("messages", &per_lang);
+        self.render("404.html", &ctx)
+    }
+}
+
+/// Keys of the chat-bot glossary are lowercase (`exhausted pool`); show them capitalised.
+fn display_term(term: &str) -> String {
+    if term.chars().any(char::is_uppercase) {
+        return term.to_string();
+    }
+    let mut c = term.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Writes every file of the site into `dir`. Returns the number of files written.
+pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) -> usize {
+    let r = Renderer::new(site, tera);
+    let mut jobs: Vec<(String, String, usize)> = Vec::new();
+    for lang in &site.config.languages {
+        for (pos, id) in site.order.iter().enumerate() {
+            jobs.push((lang.clone(), id.clone(), pos));
+        }
+    }
+    let results: Vec<Result<(), Diagnostic>> = jobs
+        .par_iter()
+        .map(|(lang, id, pos)| {
+            let html = r.chapter(lang, id, *pos)?;
+            write_file(
+                dir,
+                &format!("{}index.html", chapter_path(lang, id)),
+                html.as_bytes(),
+            )
+            .map_err(|e| io_error(dir, e))
+        })
+        .collect();
+    let mut written = results.len();
+    let mut fails: Vec<Diagnostic> = results.into_iter().filter_map(Result::err).collect();
+    let singles: Vec<Result<usize, Diagnostic>> = site
+        .config
+        .languages
+        .par_iter()
+        .map(|lang| {
+            let mut n = 0;
+            write_file(
+                dir,
+                &format!("{lang}/index.html"),
+                r.index(lang)?.as_bytes(),
+            )
+            .map_err(|e| io_error(dir, e))?;
+            n += 1;
+            write_file(
+                dir,
+                &format!("{lang}/glossary/index.html"),
+                r.glossary(lang)?.as_bytes(),
+            )
+            .map_err(|e| io_error(dir, e))?;
+            n += 1;
+            Ok(n)
+        })
+        .collect();
+    for s in singles {
+        match s {
+            Ok(n) => written += n,
+            Err(d) => fails.push(d),
+        }
+    }
+    let mut small: Vec<(String, Vec<u8>)> = Vec::new();
+    match r.root_page() {
+        Ok(h) => small.push(("index.html".into(), h.into_bytes())),
+        Err(d) => fails.push(d),
+    }
+    match r.not_found() {
+        Ok(h) => small.push(("404.html".into(), h.into_bytes())),
+        Err(d) => fails.push(d),
+    }
+    small.push((".nojekyll".into(), Vec::new()));
+    if let Some(c) = &site.config.cname {
+        small.push(("CNAME".into(), format!("{c}\n").into_bytes()));
+    }
+    small.push(("sitemap.xml".into(), sitemap(site).into_bytes()));
+    let robots = if site.config.base_url.starts_with("http") {
+        format!(
+            "User-agent: *\nAllow: /\nSitemap: {}sitemap.xml\n",
+            site.config.base_url
+        )
+    } else {
+        "User-agent: *\nAllow: /\n".to_string()
+    };
+    small.push(("robots.txt".into(), robots.into_bytes()));
+    for (name, f) in &site.theme.static_files {
+        match site.theme.read_static(f) {
+            Ok(b) => small.push((format!("static/{name}"), b)),
+            Err(e) => fails.push(Diagnostic::error(
+                "io",
+                format!("static/{name}"),
+                0,
+                format!("cannot read: {e}"),
+            )),
+        }
+    }
+    let mut images: Vec<&crate::markdown::ImageCopy> = site
+        .pages
+        .values()
+        .flatten()
+        .flat_map(|p| &p.prepared.images)
+        .collect();
+    images.extend(
+        site.glossary_html
+            .values()
+            .flatten()
+            .flat_map(|p| &p.images),
+    );
+    images.sort();
+    images.dedup();
+    for img in images {
+        match std::fs::read(&img.from) {
+            Ok(b) => small.push((format!("media/{}", img.to), b)),
+            Err(e) => fails.push(Diagnostic::error(
+                "io",
+                img.from.display().to_string(),
+                0,
+                format!("cannot read image: {e}"),
+            )),
+        }
+    }
+    for (name, bytes) in &small {
+        if let Err(e) = write_file(dir, name, bytes) {
+            fails.push(io_error(dir, e));
+        }
+    }
+    written += small.len();
+    diags.extend(fails);
+    written
+}
+
+fn io_error(dir: &Path, e: std::io::Error) -> Diagnostic {
+    Diagnostic::error(
+        "io",
+        dir.display().to_string(),
+        0,
+        format!("cannot write the site: {e}"),
+    )
+}
+
+/// `sitemap.xml` with every page and its language alternates. URLs are absolute when
+/// `base_url` is; with a path-only base URL they are paths (still useful to tools, and correct
+/// once the site is published under that path).
+fn sitemap(site: &Site) -> String {
+    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n");
+    let base = &site.config.base_url;
+    let mut paths: Vec<Box<dyn Fn(&str) -> String>> = vec![
+        Box::new(|l: &str| format!("{l}/")),
+        Box::new(|l: &str| format!("{l}/glossary/")),
+    ];
+    for id in &site.order {
+        let id = id.clone();
+        paths.push(Box::new(move |l: &str| chapter_path(l, &id)));
+    }
+    for p in &paths {
+        for lang in &site.config.languages {
+            s.push_str("<url><loc>");
+            s.push_str(&escape(&format!("{base}{}", p(lang))));
+            s.push_str("</loc>");
+            for alt in &site.config.languages {
+                s.push_str(&format!(
+                    "<xhtml:link rel=\"alternate\" hreflang=\"{alt}\" href=\"{}\"/>",
+                    escape(&format!("{base}{}", p(alt)))
+                ));
+            }
+            s.push_str("</url>\n");
+        }
+    }
+    s.push_str("</urlset>\n");
+    s
+}

@@ -1,0 +1,328 @@
+//! Section numbers: what counts as one, where one is defined, and where text refers to one.
+//!
+//! A section number is two or more dot-separated numbers (`7.1.0`, `34.2`). It is the anchor of
+//! its section in every language, which is what lets a reader switch language and stay in place.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// Longest component accepted; longer digit runs are data (phone numbers, ids), not sections, and
+/// keeping them short means a number never overflows anything downstream.
+const MAX_COMPONENT_DIGITS: usize = 9;
+
+/// A place in text that looks like a section reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefMatch {
+    /// Byte range of the number in the scanned text.
+    pub start: usize,
+    pub end: usize,
+    pub number: String,
+    /// Number of components (`7.1.0` has 3).
+    pub parts: usize,
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Reads a run of `digits(.digits)+` starting at `start`; returns its end and component count.
+fn read_number(text: &str, start: usize) -> Option<(usize, usize, bool)> {
+    let bytes = text.as_bytes();
+    let mut i = start;
+    let mut parts = 0;
+    let mut too_long = false;
+    loop {
+        let s = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == s {
+            // a dot not followed by a digit: the number ended before that dot
+            return if parts >= 2 {
+                Some((s - 1, parts, too_long))
+            } else {
+                None
+            };
+        }
+        too_long |= i - s > MAX_COMPONENT_DIGITS;
+        parts += 1;
+        if i + 1 < bytes.len() && bytes[i] == b'.' && bytes[i + 1].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        return if parts >= 2 {
+            Some((i, parts, too_long))
+        } else {
+            None
+        };
+    }
+}
+
+/// Dates written like section numbers: `01.08.2018` and `2018.08.01` (zero-padded two-digit
+/// day and month are what tell them apart from sections such as `2000.8.1`).
+fn looks_like_date(number: &str) -> bool {
+    let p: Vec<&str> = number.split('.').collect();
+    if p.len() != 3 {
+        return false;
+    }
+    let two =
+        |s: &str, max: u32| s.len() == 2 && s.parse::<u32>().is_ok_and(|v| (1..=max).contains(&v));
+    (two(p[0], 31) && two(p[1], 12) && p[2].len() == 4)
+        || (p[0].len() == 4 && two(p[1], 12) && two(p[2], 31))
+}
+
+/// Finds the section references in a run of plain text.
+///
+/// A number counts only when it stands alone: not after a letter, digit, `.`, `-` or `_` (so not
+/// `v2.0`, `x-1.2`), not before a letter or digit, and not a date. A trailing sentence dot is not
+/// part of it (`see 7.1.0.`).
+pub fn scan_refs(text: &str) -> Vec<RefMatch> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let prev = text[..i].chars().next_back();
+        let blocked =
+            prev.is_some_and(|c| is_word_char(c) || c == '.' || c == '-' || c == '/' || c == '\\');
+        let run_end = {
+            let mut j = i;
+            while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b'.') {
+                j += 1;
+            }
+            j
+        };
+        if blocked {
+            i = run_end;
+            continue;
+        }
+        match read_number(text, i) {
+            Some((end, parts, too_long)) => {
+                let next = text[end..].chars().next();
+                let next_ok = !next.is_some_and(|c| is_word_char(c) || c == '-');
+                // `7..1` and `7.1..2`: a doubled dot makes the whole run not a number
+                let doubled = text[i..run_end].contains("..");
+                let number = &text[i..end];
+                if next_ok && !too_long && !doubled && !looks_like_date(number) {
+                    out.push(RefMatch {
+                        start: i,
+                        end,
+                        number: number.to_string(),
+                        parts,
+                    });
+                }
+                i = run_end.max(end);
+            }
+            None => i = run_end,
+        }
+    }
+    out
+}
+
+/// If a heading's text begins with a section number, splits it off: `7.1.0 Discarding Cards`
+/// gives `("7.1.0", "Discarding Cards")`. A trailing dot after the number (`7.1. Title`) is
+/// accepted, as many rulebooks write it so.
+pub fn split_heading_number(text: &str) -> Option<(String, &str)> {
+    let t = text.trim_start();
+    let first = t.chars().next()?;
+    if !first.is_ascii_digit() {
+        return None;
+    }
+    let (end, _parts, too_long) = read_number(t, 0)?;
+    if too_long {
+        return None;
+    }
+    let mut rest = &t[end..];
+    if let Some(r) = rest.strip_prefix('.') {
+        rest = r;
+    }
+    if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+        return None;
+    }
+    Some((t[..end].to_string(), rest.trim()))
+}
+
+/// Whether a heading starts with something that tries to be a section number but is not valid
+/// (`7..1`, a 20-digit component). Used to warn instead of silently making a plain heading.
+pub fn malformed_heading_number(text: &str) -> bool {
+    let t = text.trim_start();
+    let head: String = t
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    head.contains('.')
+        && head.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && split_heading_number(t).is_none()
+}
+
+/// Compares a quoted title with a section's title the way a reader would: case, spacing,
+/// trailing punctuation and bracket tags such as `[AOP]` do not matter.
+pub fn normalize_title(title: &str) -> String {
+    let mut out = String::with_capacity(title.len());
+    let mut depth = 0usize;
+    for c in title.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            _ => out.extend(c.to_lowercase()),
+        }
+    }
+    let words: Vec<&str> = out.split_whitespace().collect();
+    words
+        .join(" ")
+        .trim_end_matches([':', '.', ';', ','])
+        .to_string()
+}
+
+/// Where one section is defined.
+#[derive(Debug, Clone)]
+pub struct SectionDef {
+    pub number: String,
+    pub lang: String,
+    pub chapter_id: String,
+    /// The title without the number, as written.
+    pub title: String,
+    pub file: PathBuf,
+    pub line: usize,
+    /// Heading level (1 for a chapter title that carries the number).
+    pub level: u8,
+}
+
+/// Every section of every language, by number.
+#[derive(Debug, Default)]
+pub struct SectionIndex {
+    by_lang: HashMap<String, HashMap<String, SectionDef>>,
+    /// Languages in site order, for picking a fallback deterministically.
+    order: Vec<String>,
+}
+
+impl SectionIndex {
+    pub fn new(languages: &[String]) -> Self {
+        SectionIndex {
+            by_lang: HashMap::new(),
+            order: languages.to_vec(),
+        }
+    }
+
+    /// Adds a definition; returns the earlier one if the number is already defined in that language.
+    pub fn insert(&mut self, def: SectionDef) -> Result<(), SectionDef> {
+        let map = self.by_lang.entry(def.lang.clone()).or_default();
+        if let Some(old) = map.get(&def.number) {
+            return Err(old.clone());
+        }
+        map.insert(def.number.clone(), def);
+        Ok(())
+    }
+
+    pub fn get(&self, lang: &str, number: &str) -> Option<&SectionDef> {
+        self.by_lang.get(lang).and_then(|m| m.get(number))
+    }
+
+    /// The definition a reader of `lang` should be sent to: their own language's when it exists,
+    /// otherwise the first other language (site order) that has the section.
+    pub fn resolve(&self, lang: &str, number: &str) -> Option<&SectionDef> {
+        self.get(lang, number).or_else(|| {
+            self.order
+                .iter()
+                .filter(|l| *l != lang)
+                .find_map(|l| self.get(l, number))
+        })
+    }
+
+    pub fn exists(&self, number: &str) -> bool {
+        self.order.iter().any(|l| self.get(l, number).is_some())
+    }
+
+    pub fn len(&self, lang: &str) -> usize {
+        self.by_lang.get(lang).map_or(0, HashMap::len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_lang.values().all(HashMap::is_empty)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nums(text: &str) -> Vec<String> {
+        scan_refs(text).into_iter().map(|m| m.number).collect()
+    }
+
+    #[test]
+    fn finds_bare_references() {
+        assert_eq!(nums("see 7.1.0 and (див. 34.2)."), ["7.1.0", "34.2"]);
+        assert_eq!(nums("see 7.1.0."), ["7.1.0"]);
+        assert_eq!(nums("7.1.0, 8.0.0; 9.1"), ["7.1.0", "8.0.0", "9.1"]);
+    }
+
+    #[test]
+    fn ignores_numbers_that_are_something_else() {
+        for t in [
+            "v2.0",
+            "version2.0.1",
+            "1.5x",
+            "a-1.2",
+            "7..1",
+            "01.08.2018",
+            "2018.08.01",
+            "x7.1",
+            "1.2.3-beta",
+            "12345678901.1.0",
+            "7",
+            "7.",
+            "3,5",
+            "path/1.2",
+            "1.2a",
+        ] {
+            assert!(nums(t).is_empty(), "{t:?} gave {:?}", nums(t));
+        }
+        // big section numbers are not dates
+        assert_eq!(nums("see 2000.8.1"), ["2000.8.1"]);
+    }
+
+    #[test]
+    fn offsets_point_at_the_number() {
+        let t = "Докладніше див. 12.3.0.";
+        let m = &scan_refs(t)[0];
+        assert_eq!(&t[m.start..m.end], "12.3.0");
+        assert_eq!(m.parts, 3);
+    }
+
+    #[test]
+    fn heading_numbers() {
+        assert_eq!(
+            split_heading_number("7.1.0 Discarding Cards"),
+            Some(("7.1.0".into(), "Discarding Cards"))
+        );
+        assert_eq!(
+            split_heading_number("7.1. Title"),
+            Some(("7.1".into(), "Title"))
+        );
+        assert_eq!(split_heading_number("34.2"), Some(("34.2".into(), "")));
+        assert_eq!(split_heading_number("7 Title"), None);
+        assert_eq!(split_heading_number("7.1.0Title"), None);
+        assert_eq!(split_heading_number("Title 7.1.0"), None);
+        assert!(malformed_heading_number("7..1 Title"));
+        assert!(malformed_heading_number("99999999999.1 Title"));
+        assert!(!malformed_heading_number("Title"));
+    }
+
+    #[test]
+    fn titles_compare_loosely() {
+        assert_eq!(normalize_title("[AOP]  Card   Errata:"), "card errata");
+        assert_eq!(
+            normalize_title("Damage and Destruction"),
+            normalize_title("damage and  destruction")
+        );
+        assert_ne!(
+            normalize_title("Damage"),
+            normalize_title("Damage and Destruction")
+        );
+    }
+}

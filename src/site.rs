@@ -1,0 +1,395 @@
+//! The resolved site: everything loaded, every chapter's Markdown rendered once, every section
+//! known. This is the "resolve" stage between loading and writing pages.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::config::SiteConfig;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::glossary::{self, Glossaries};
+use crate::load::{self, Chapter};
+use crate::markdown::{self, Prepared, Source};
+use crate::sections::{split_heading_number, SectionDef, SectionIndex};
+use crate::symbols::Symbols;
+use crate::theme::Theme;
+use crate::xref::{ChapterMap, Resolver};
+
+/// Relative path from every chapter-level page (`/<lang>/<id>/`) to the site root.
+pub const PAGE_ROOT: &str = "../../";
+
+/// One chapter in one language, rendered once.
+pub struct ChapterPage {
+    pub chapter: Chapter,
+    /// The section number carried by the title (`7.0.0 Damage and Destruction`), if any.
+    pub title_number: Option<String>,
+    /// The title without that number.
+    pub title_text: String,
+    pub prepared: Prepared,
+}
+
+pub struct Site {
+    pub root: PathBuf,
+    pub config: SiteConfig,
+    pub theme: Theme,
+    /// Per language, the chapters that exist in that language, in weight order.
+    pub pages: BTreeMap<String, Vec<ChapterPage>>,
+    /// Every chapter id in reading order (the same order in every language).
+    pub order: Vec<String>,
+    pub sections: SectionIndex,
+    pub chapter_map: ChapterMap,
+    pub glossaries: Glossaries,
+    /// Rendered glossary definitions, aligned with `glossaries[lang].entries`.
+    pub glossary_html: BTreeMap<String, Vec<Prepared>>,
+    pub symbols: BTreeMap<String, Symbols>,
+}
+
+impl Site {
+    /// Finds a chapter in a language.
+    pub fn page(&self, lang: &str, id: &str) -> Option<&ChapterPage> {
+        self.pages
+            .get(lang)
+            .and_then(|v| v.iter().find(|p| p.chapter.id == id))
+    }
+
+    /// The version of a chapter to show a reader of `lang`: their own, or else the first
+    /// language (site order) that has it. The bool says whether it is a fallback.
+    pub fn page_for(
+        &self,
+        lang: &str,
+        id: &str,
+        index: &HashMap<(&str, &str), usize>,
+    ) -> Option<(&ChapterPage, bool)> {
+        if let Some(&i) = index.get(&(lang, id)) {
+            return Some((&self.pages[lang][i], false));
+        }
+        self.config.languages.iter().find_map(|l| {
+            index
+                .get(&(l.as_str(), id))
+                .map(|&i| (&self.pages[l.as_str()][i], true))
+        })
+    }
+
+    /// (lang, id) → position in `pages[lang]`.
+    pub fn page_index(&self) -> HashMap<(&str, &str), usize> {
+        let mut m = HashMap::new();
+        for (lang, pages) in &self.pages {
+            for (i, p) in pages.iter().enumerate() {
+                m.insert((lang.as_str(), p.chapter.id.as_str()), i);
+            }
+        }
+        m
+    }
+
+    pub fn resolver(&self) -> Resolver<'_> {
+        Resolver {
+            sections: &self.sections,
+            chapters: &self.chapter_map,
+            languages: &self.config.languages,
+        }
+    }
+}
+
+/// Loads and resolves a site. Returns `None` when errors make rendering pointless; all problems
+/// (errors and warnings) are in `diags` either way.
+pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Option<Site> {
+    let mut config = SiteConfig::load(root, diags)?;
+    if let Some(url) = base_url {
+        match crate::config::normalize_base_url(url) {
+            Ok(u) => config.base_url = u,
+            Err(e) => {
+                diags.push(Diagnostic::error("bad-base-url", "--base-url", 0, e));
+                return None;
+            }
+        }
+    }
+    let theme = Theme::load(root, &config.languages, diags);
+    let content = load::load_content(root, &config, diags);
+    let symbol_names = theme.symbol_names();
+    let symbols: BTreeMap<String, Symbols> = config
+        .languages
+        .iter()
+        .map(|l| {
+            (
+                l.clone(),
+                Symbols::new(symbol_names.iter().cloned(), &theme.table(l, "symbols")),
+            )
+        })
+        .collect();
+
+    // Glossaries
+    let mut glossaries = Glossaries::new();
+    for (lang, (path, text)) in &content.glossaries {
+        if let Some(g) = glossary::parse(&crate::xref::scrub(text), lang, path, diags) {
+            glossaries.insert(lang.clone(), g);
+        }
+    }
+
+    // Render every chapter's Markdown once, in parallel.
+    let site_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut pages: BTreeMap<String, Vec<ChapterPage>> = BTreeMap::new();
+    for (lang, chapters) in content.chapters {
+        let syms = &symbols[&lang];
+        let rendered: Vec<ChapterPage> = chapters
+            .into_par_iter()
+            .map(|mut chapter| {
+                if let std::borrow::Cow::Owned(s) = crate::xref::scrub(&chapter.body) {
+                    chapter.body = s;
+                }
+                let (title_number, title_text) = match split_heading_number(&chapter.title) {
+                    Some((n, rest)) => (Some(n), rest.to_string()),
+                    None => (None, chapter.title.clone()),
+                };
+                let reserved: Vec<String> = title_number.iter().cloned().collect();
+                let dir = chapter
+                    .dir
+                    .canonicalize()
+                    .unwrap_or_else(|_| chapter.dir.clone());
+                let src = Source {
+                    file: &chapter.path,
+                    first_line: chapter.body_line,
+                    dir: &dir,
+                    site_root: &site_root,
+                    root: PAGE_ROOT,
+                    safe: config.safe,
+                    reserved_anchors: &reserved,
+                    sections: true,
+                };
+                let prepared = markdown::prepare(&chapter.body, &src, syms);
+                ChapterPage {
+                    chapter,
+                    title_number,
+                    title_text,
+                    prepared,
+                }
+            })
+            .collect();
+        pages.insert(lang, rendered);
+    }
+
+    // Sections: every numbered heading of every language.
+    let mut sections = SectionIndex::new(&config.languages);
+    let mut chapter_map = ChapterMap::default();
+    for lang in &config.languages {
+        for p in pages.get(lang).into_iter().flatten() {
+            let c = &p.chapter;
+            diags.extend(p.prepared.diags.iter().cloned());
+            let mut defs = Vec::new();
+            if let Some(n) = &p.title_number {
+                defs.push(SectionDef {
+                    number: n.clone(),
+                    lang: lang.clone(),
+                    chapter_id: c.id.clone(),
+                    title: p.title_text.clone(),
+                    file: c.path.clone(),
+                    line: 1,
+                    level: 1,
+                });
+            }
+            for h in &p.prepared.headings {
+                if let Some(n) = &h.number {
+                    defs.push(SectionDef {
+                        number: n.clone(),
+                        lang: lang.clone(),
+                        chapter_id: c.id.clone(),
+                        title: h.title.clone(),
+                        file: c.path.clone(),
+                        line: h.line,
+                        level: h.level,
+                    });
+                }
+            }
+            for d in defs {
+                let (file, line, number) = (d.file.clone(), d.line, d.number.clone());
+                if let Err(first) = sections.insert(d) {
+                    diags.push(Diagnostic::error(
+                        "duplicate-section",
+                        file,
+                        line,
+                        format!("section {number} is already defined in {}:{} ({lang}); a number may be defined once per language", first.file.display(), first.line),
+                    ));
+                }
+            }
+            let key = (lang.clone(), c.id.clone());
+            chapter_map.present.insert(key.clone());
+            chapter_map
+                .files
+                .insert(site_root.join(&c.path), key.clone());
+            let mut anchors: HashSet<String> = p.prepared.anchors().map(str::to_string).collect();
+            anchors.extend(p.title_number.iter().cloned());
+            chapter_map.anchors.insert(key, anchors);
+        }
+    }
+
+    // Reading order: the order of the first language that has each chapter, merged by weight.
+    let order = reading_order(&config, &pages);
+    check_orphans(&config, &pages, diags);
+
+    // Glossary definitions go through the same Markdown pipeline (symbols, section links).
+    let mut glossary_html = BTreeMap::new();
+    for (lang, g) in &glossaries {
+        let syms = &symbols[lang];
+        let gdir = site_root.join("content").join(lang);
+        let prepared: Vec<Prepared> = g
+            .entries
+            .par_iter()
+            .map(|e| {
+                let src = Source {
+                    file: &g.path,
+                    first_line: e.line,
+                    dir: &gdir,
+                    site_root: &site_root,
+                    root: PAGE_ROOT,
+                    safe: config.safe,
+                    reserved_anchors: &[],
+                    sections: false,
+                };
+                let mut p = markdown::prepare(&e.definition, &src, syms);
+                // a definition's lines are not the file's lines (it is a JSON string): report the entry's line
+                for d in &mut p.diags {
+                    d.line = e.line;
+                }
+                p
+            })
+            .collect();
+        for p in &prepared {
+            diags.extend(p.diags.iter().cloned());
+        }
+        glossary_html.insert(lang.clone(), prepared);
+    }
+
+    let site = Site {
+        root: site_root.clone(),
+        config,
+        theme,
+        pages,
+        order,
+        sections,
+        chapter_map,
+        glossaries,
+        glossary_html,
+        symbols,
+    };
+
+    // Cross-references that lead nowhere.
+    let resolver = site.resolver();
+    for (lang, pages) in &site.pages {
+        let found: Vec<Vec<Diagnostic>> = pages
+            .par_iter()
+            .map(|p| resolver.check(&p.prepared.pending, &p.chapter.path, lang, &site_root))
+            .collect();
+        for f in found {
+            diags.extend(f);
+        }
+    }
+    for (lang, prepared) in &site.glossary_html {
+        let g = &site.glossaries[lang];
+        for (e, p) in g.entries.iter().zip(prepared) {
+            for mut d in resolver.check(&p.pending, &g.path, lang, &site_root) {
+                d.line = e.line;
+                diags.push(d);
+            }
+        }
+    }
+    Some(site)
+}
+
+fn reading_order(config: &SiteConfig, pages: &BTreeMap<String, Vec<ChapterPage>>) -> Vec<String> {
+    let mut seen: HashMap<&str, (bool, i64, usize, usize)> = HashMap::new();
+    for (li, lang) in config.languages.iter().enumerate() {
+        for (i, p) in pages.get(lang).into_iter().flatten().enumerate() {
+            seen.entry(p.chapter.id.as_str()).or_insert((
+                p.chapter.weight.is_none(),
+                p.chapter.weight.unwrap_or(0),
+                li,
+                i,
+            ));
+        }
+    }
+    let mut ids: Vec<(&str, (bool, i64, usize, usize))> = seen.into_iter().collect();
+    ids.sort_by(|a, b| {
+        (a.1 .0, a.1 .1, a.1 .3, a.1 .2, a.0).cmp(&(b.1 .0, b.1 .1, b.1 .3, b.1 .2, b.0))
+    });
+    ids.into_iter().map(|(id, _)| id.to_string()).collect()
+}
+
+/// A chapter that exists in one language only is normal (it is not translated yet). But when
+/// two languages each have a chapter the other lacks and the ids are nearly the same, that is
+/// almost always a typo that breaks the pairing.
+fn check_orphans(
+    config: &SiteConfig,
+    pages: &BTreeMap<String, Vec<ChapterPage>>,
+    diags: &mut Diagnostics,
+) {
+    let ids: BTreeMap<&str, HashSet<&str>> = config
+        .languages
+        .iter()
+        .map(|l| {
+            (
+                l.as_str(),
+                pages
+                    .get(l)
+                    .into_iter()
+                    .flatten()
+                    .map(|p| p.chapter.id.as_str())
+                    .collect(),
+            )
+        })
+        .collect();
+    for (lang, own) in &ids {
+        for p in pages.get(*lang).into_iter().flatten() {
+            let id = p.chapter.id.as_str();
+            for (other, theirs) in &ids {
+                if other == lang || theirs.contains(id) {
+                    continue;
+                }
+                if let Some(close) = theirs
+                    .iter()
+                    .filter(|t| !own.contains(**t))
+                    .find(|t| similar(id, t))
+                {
+                    diags.push(Diagnostic::warning(
+                        "unpaired-chapter",
+                        &p.chapter.path,
+                        2,
+                        format!("id `{id}` has no {other} chapter, but {other} has `{close}`, which has no {lang} chapter; if they are the same chapter, give them the same id"),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Case-insensitive equality or an edit distance of at most 2.
+fn similar(a: &str, b: &str) -> bool {
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > 2 || a.len() < 4 {
+        return false;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()] <= 2
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn similar_ids() {
+        assert!(super::similar("roundOrder", "roundorder"));
+        assert!(super::similar("roundOrder", "roundOrdr"));
+        assert!(!super::similar("setup", "combat"));
+    }
+}

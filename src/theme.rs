@@ -1,0 +1,252 @@
+//! The theme: templates, static files and UI strings.
+//!
+//! The default theme is embedded in the binary (see `build.rs`). A site may bring its own
+//! `templates/`, `static/` and `i18n/`: a file there replaces the embedded file of the same name,
+//! and UI strings are merged key by key, so a site can change one word without copying a file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics};
+
+include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+
+/// A file to copy into the output's `static/`.
+#[derive(Debug, Clone)]
+pub enum StaticFile {
+    Embedded(&'static [u8]),
+    Disk(PathBuf),
+}
+
+#[derive(Debug, Default)]
+pub struct Theme {
+    /// Template name (`chapter.html`) → source.
+    pub templates: BTreeMap<String, String>,
+    /// Path below `static/` → file.
+    pub static_files: BTreeMap<String, StaticFile>,
+    /// Language → UI strings (a JSON object; nested tables such as `symbols` allowed).
+    pub strings: BTreeMap<String, serde_json::Value>,
+}
+
+fn merge(into: &mut serde_json::Value, from: serde_json::Value) {
+    match (into, from) {
+        (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(&k) {
+                    Some(slot) => merge(slot, v),
+                    None => {
+                        a.insert(k, v);
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v,
+    }
+}
+
+fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<serde_json::Value> {
+    match serde_yaml::from_str::<serde_json::Value>(text) {
+        Ok(v @ serde_json::Value::Object(_)) => Some(v),
+        Ok(_) => {
+            diags.push(Diagnostic::error(
+                "i18n",
+                shown,
+                1,
+                "UI strings must be a YAML mapping of names to texts",
+            ));
+            None
+        }
+        Err(e) => {
+            let line = e.location().map(|l| l.line()).unwrap_or(1);
+            diags.push(Diagnostic::error(
+                "i18n",
+                shown,
+                line,
+                format!("UI strings are not valid YAML: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+impl Theme {
+    pub fn load(site_root: &Path, languages: &[String], diags: &mut Diagnostics) -> Theme {
+        let mut theme = Theme::default();
+        let mut embedded_strings: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+        for (path, bytes) in EMBEDDED {
+            if let Some(name) = path.strip_prefix("templates/") {
+                theme.templates.insert(
+                    name.to_string(),
+                    String::from_utf8_lossy(bytes).into_owned(),
+                );
+            } else if let Some(name) = path.strip_prefix("static/") {
+                theme
+                    .static_files
+                    .insert(name.to_string(), StaticFile::Embedded(bytes));
+            } else if let Some(name) = path
+                .strip_prefix("i18n/")
+                .and_then(|n| n.strip_suffix(".yaml"))
+            {
+                let text = String::from_utf8_lossy(bytes);
+                if let Some(v) = parse_strings(&text, Path::new(path), diags) {
+                    embedded_strings.insert(name.to_string(), v);
+                }
+            }
+        }
+        let canon_root = site_root
+            .canonicalize()
+            .unwrap_or_else(|_| site_root.to_path_buf());
+        // site templates
+        let tdir = site_root.join("templates");
+        for entry in walkdir::WalkDir::new(&tdir)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(|e| e.ok())
+        {
+            if entry.file_type().is_file() {
+                let rel = entry
+                    .path()
+                    .strip_prefix(&tdir)
+                    .unwrap_or(entry.path())
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                match std::fs::read(entry.path()).map(String::from_utf8) {
+                    Ok(Ok(text)) => {
+                        theme.templates.insert(rel, text);
+                    }
+                    _ => diags.push(Diagnostic::error(
+                        "template",
+                        crate::diag::display_path(entry.path(), site_root),
+                        0,
+                        "template is not readable UTF-8 text",
+                    )),
+                }
+            }
+        }
+        // site static files
+        let sdir = site_root.join("static");
+        for entry in walkdir::WalkDir::new(&sdir)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(|e| e.ok())
+        {
+            let shown = crate::diag::display_path(entry.path(), site_root);
+            let mut real = entry.path().to_path_buf();
+            if entry.path_is_symlink() {
+                match entry.path().canonicalize() {
+                    Ok(t) if t.starts_with(&canon_root) && t.is_file() => real = t,
+                    _ => {
+                        diags.push(Diagnostic::warning("symlink", shown, 0, "symbolic link points outside the site (or nowhere) and is not followed"));
+                        continue;
+                    }
+                }
+            } else if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry
+                .path()
+                .strip_prefix(&sdir)
+                .unwrap_or(entry.path())
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel.split('/').any(|s| s.starts_with('.')) {
+                continue;
+            }
+            theme.static_files.insert(rel, StaticFile::Disk(real));
+        }
+        // UI strings: embedded, then the site's on top
+        for lang in languages {
+            let mut v = embedded_strings.get(lang).cloned();
+            let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
+            if let Ok(bytes) = std::fs::read(&site_file) {
+                let shown = crate::diag::display_path(&site_file, site_root);
+                if let Some(text) = crate::load::decode(bytes, &shown, diags) {
+                    if let Some(site_v) = parse_strings(&text, &shown, diags) {
+                        match &mut v {
+                            Some(base) => merge(base, site_v),
+                            None => v = Some(site_v),
+                        }
+                    }
+                }
+            }
+            let v = match v {
+                Some(v) => v,
+                None => {
+                    // No strings for this language anywhere: borrow the first language that has
+                    // them, and say so, rather than showing raw keys to readers.
+                    let fallback = languages
+                        .iter()
+                        .find_map(|l| embedded_strings.get(l).map(|v| (l, v)))
+                        .or_else(|| embedded_strings.iter().next());
+                    diags.push(Diagnostic::warning(
+                        "i18n",
+                        format!("i18n/{lang}.yaml"),
+                        0,
+                        format!(
+                            "no UI strings for `{lang}`; add i18n/{lang}.yaml (using {} for now)",
+                            fallback.map(|f| f.0.as_str()).unwrap_or("keys")
+                        ),
+                    ));
+                    fallback
+                        .map(|f| f.1.clone())
+                        .unwrap_or(serde_json::Value::Object(Default::default()))
+                }
+            };
+            theme.strings.insert(lang.clone(), v);
+        }
+        theme
+    }
+
+    /// Names of the symbols the theme has icons for (`static/icons/<name>.svg`).
+    pub fn symbol_names(&self) -> Vec<String> {
+        self.static_files
+            .keys()
+            .filter_map(|p| {
+                p.strip_prefix("icons/")
+                    .and_then(|n| n.strip_suffix(".svg"))
+            })
+            .filter(|n| !n.contains('/'))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// A UI string, or the key itself when a site's strings lack it.
+    pub fn string(&self, lang: &str, key: &str) -> String {
+        self.strings
+            .get(lang)
+            .and_then(|v| v.get(key))
+            .and_then(|v| v.as_str())
+            .unwrap_or(key)
+            .to_string()
+    }
+
+    /// A table of strings (`symbols`) as a map.
+    pub fn table(&self, lang: &str, key: &str) -> BTreeMap<String, String> {
+        self.strings
+            .get(lang)
+            .and_then(|v| v.get(key))
+            .and_then(|v| v.as_object())
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn alphabet(&self, lang: &str) -> Vec<char> {
+        self.string(lang, "alphabet")
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    }
+
+    pub fn read_static(&self, f: &StaticFile) -> std::io::Result<Vec<u8>> {
+        match f {
+            StaticFile::Embedded(b) => Ok(b.to_vec()),
+            StaticFile::Disk(p) => std::fs::read(p),
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Cross-links: where a section number in the text becomes a link.
+//!
+//! The Markdown pass ([`crate::markdown`]) leaves a placeholder wherever text refers to a section
+//! (`see 7.1.0`, `[7.0.0 Damage and Destruction](#)`, `[text](#7.1.0)`) or to another chapter file
+//! (`[x](other.md#anchor)`). Once every chapter's sections are known, [`Resolver::fill`] replaces
+//! the placeholders for one reader language, and [`Resolver::check`] reports the references that
+//! lead nowhere. A reference to a missing section stays plain text: never a dead link.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::html::{escape, escape_into};
+use crate::sections::{normalize_title, SectionIndex};
+
+/// Private-use characters frame placeholders. The loader replaces any that appear in content,
+/// so they can only come from the renderer.
+const START: char = '\u{E000}';
+const BARE: char = '\u{E001}';
+const OPEN: char = '\u{E002}';
+const CLOSE: char = '\u{E003}';
+
+#[derive(Debug, Clone, Copy)]
+pub enum Mark {
+    /// A bare number in text: the placeholder stands for the number itself.
+    Bare,
+    /// The start and end of a link's text.
+    Open,
+    Close,
+}
+
+/// A reference waiting for the sections to be known.
+#[derive(Debug, Clone)]
+pub enum Pending {
+    Bare {
+        number: String,
+        parts: usize,
+        line: usize,
+    },
+    /// A Markdown link to a section; `quoted` is the title written after the number (may be empty).
+    Link {
+        number: String,
+        quoted: String,
+        line: usize,
+    },
+    /// A link to another chapter's Markdown file (absolute path, resolved lexically).
+    Chapter {
+        path: PathBuf,
+        fragment: Option<String>,
+        line: usize,
+    },
+}
+
+pub fn placeholder(out: &mut String, index: usize, mark: Mark) {
+    out.push(START);
+    out.push_str(&index.to_string());
+    out.push(match mark {
+        Mark::Bare => BARE,
+        Mark::Open => OPEN,
+        Mark::Close => CLOSE,
+    });
+}
+
+/// Replaces the placeholder characters in loaded text so content cannot forge a placeholder.
+pub fn scrub(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([START, BARE, OPEN, CLOSE]) {
+        text.replace([START, BARE, OPEN, CLOSE], "\u{FFFD}").into()
+    } else {
+        text.into()
+    }
+}
+
+/// What the resolver knows about chapters: which exist in which language, their files, and
+/// their anchors.
+#[derive(Debug, Default)]
+pub struct ChapterMap {
+    /// (lang, id) of every chapter that exists in its own language.
+    pub present: HashSet<(String, String)>,
+    /// Absolute path of each chapter file → (lang, id).
+    pub files: HashMap<PathBuf, (String, String)>,
+    /// Anchors of each (lang, id).
+    pub anchors: HashMap<(String, String), HashSet<String>>,
+}
+
+impl ChapterMap {
+    pub fn has(&self, lang: &str, id: &str) -> bool {
+        self.present.contains(&(lang.to_string(), id.to_string()))
+    }
+}
+
+/// The page a text is being rendered for.
+#[derive(Debug, Clone, Copy)]
+pub struct Page<'a> {
+    /// The reader's language (the page's language, not necessarily the text's).
+    pub lang: &'a str,
+    /// The chapter id of the page, if it is a chapter page (for same-page links).
+    pub id: Option<&'a str>,
+    /// Relative path from the page to the site root.
+    pub root: &'a str,
+}
+
+pub struct Resolver<'a> {
+    pub sections: &'a SectionIndex,
+    pub chapters: &'a ChapterMap,
+    /// Languages in site order.
+    pub languages: &'a [String],
+}
+
+impl Resolver<'_> {
+    /// The (language, chapter id) page where a reader of `lang` finds section `number`: the
+    /// reader's own language when the section is translated there; otherwise, if the chapter is
+    /// translated but lacks that section, the other language's page; otherwise the reader's
+    /// language's copy of the untranslated chapter (published with the original text).
+    pub fn section_page(&self, lang: &str, number: &str) -> Option<(String, String)> {
+        let def = self.sections.resolve(lang, number)?;
+        if def.lang == lang || !self.chapters.has(lang, &def.chapter_id) {
+            Some((lang.to_string(), def.chapter_id.clone()))
+        } else {
+            Some((def.lang.clone(), def.chapter_id.clone()))
+        }
+    }
+
+    pub fn section_url(&self, page: Page<'_>, number: &str) -> Option<String> {
+        let (lang, id) = self.section_page(page.lang, number)?;
+        if lang == page.lang && Some(id.as_str()) == page.id {
+            return Some(format!("#{number}"));
+        }
+        Some(format!("{}{lang}/{id}/#{number}", page.root))
+    }
+
+    fn chapter_url(&self, page: Page<'_>, path: &Path, fragment: Option<&str>) -> Option<String> {
+        let (_, id) = self.chapters.files.get(path)?;
+        let frag = fragment.map(|f| format!("#{f}")).unwrap_or_default();
+        if Some(id.as_str()) == page.id {
+            return Some(if frag.is_empty() {
+                "#".to_string()
+            } else {
+                frag
+            });
+        }
+        // every chapter is published in every language, so the reader's language always has it
+        Some(format!("{}{}/{id}/{frag}", page.root, page.lang))
+    }
+
+    /// Fills the placeholders of `html` for one page.
+    pub fn fill(&self, html: &str, pending: &[Pending], page: Page<'_>) -> String {
+        if !html.contains(START) {
+            return html.to_string();
+        }
+        let mut out = String::with_capacity(html.len() + pending.len() * 48);
+        let mut rest = html;
+        while let Some(pos) = rest.find(START) {
+            out.push_str(&rest[..pos]);
+            let after = &rest[pos + START.len_utf8()..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let idx: usize = after[..digits].parse().unwrap_or(usize::MAX);
+            let mark = after[digits..].chars().next();
+            rest = &after[digits + mark.map_or(0, char::len_utf8)..];
+            let Some(p) = pending.get(idx) else { continue };
+            match (mark, p) {
+                (Some(BARE), Pending::Bare { number, .. }) => {
+                    match self.section_url(page, number) {
+                        Some(url) => {
+                            out.push_str("<a class=\"xref\" href=\"");
+                            escape_into(&url, &mut out);
+                            out.push_str("\">");
+                            out.push_str(&escape(number));
+                            out.push_str("</a>");
+                        }
+                        None => out.push_str(&escape(number)),
+                    }
+                }
+                (Some(OPEN), Pending::Link { number, .. }) => {
+                    if let Some(url) = self.section_url(page, number) {
+                        out.push_str("<a class=\"xref\" href=\"");
+                        escape_into(&url, &mut out);
+                        out.push_str("\">");
+                    }
+                }
+                (Some(CLOSE), Pending::Link { number, .. }) => {
+                    if self.sections.exists(number) {
+                        out.push_str("</a>");
+                    }
+                }
+                (Some(OPEN), Pending::Chapter { path, fragment, .. }) => {
+                    if let Some(url) = self.chapter_url(page, path, fragment.as_deref()) {
+                        out.push_str("<a href=\"");
+                        escape_into(&url, &mut out);
+                        out.push_str("\">");
+                    }
+                }
+                (Some(CLOSE), Pending::Chapter { path, .. }) => {
+                    if self.chapters.files.contains_key(path) {
+                        out.push_str("</a>");
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// Reports references that lead nowhere, once per source text (not once per reader).
+    ///
+    /// A bare number with two parts (`2.5`) is only a reference when such a section exists, so a
+    /// missing one is not reported: prose is full of decimals. Three or more parts, or any
+    /// number in a link, is clearly meant as a section.
+    pub fn check(
+        &self,
+        pending: &[Pending],
+        file: &Path,
+        text_lang: &str,
+        site_root: &Path,
+    ) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for p in pending {
+            match p {
+                Pending::Bare { number, parts, line } => {
+                    if *parts >= 3 && !self.sections.exists(number) {
+                        out.push(Diagnostic::warning("broken-ref", file, *line, format!("reference to section {number}, which no chapter defines; it is shown as plain text")));
+                    }
+                }
+                Pending::Link { number, quoted, line } => match self.sections.get(text_lang, number).or_else(|| self.sections.resolve(text_lang, number)) {
+                    None => out.push(Diagnostic::warning("broken-ref", file, *line, format!("link to section {number}, which no chapter defines; it is shown as plain text"))),
+                    Some(def) => {
+                        if !quoted.is_empty() && def.lang == text_lang && normalize_title(quoted) != normalize_title(&def.title) {
+                            out.push(Diagnostic::warning(
+                                "ref-title",
+                                file,
+                                *line,
+                                format!("link quotes section {number} as \"{quoted}\", but its title is \"{}\" ({}:{})", def.title, def.file.display(), def.line),
+                            ));
+                        }
+                    }
+                },
+                Pending::Chapter { path, fragment, line } => match self.chapters.files.get(path) {
+                    None => out.push(Diagnostic::warning(
+                        "broken-link",
+                        file,
+                        *line,
+                        format!("link to `{}`, which is not a chapter of this site", crate::diag::display_path(path, site_root).display()),
+                    )),
+                    Some(key) => {
+                        if let Some(f) = fragment {
+                            if !self.chapters.anchors.get(key).is_some_and(|a| a.contains(f)) {
+                                out.push(Diagnostic::warning("broken-anchor", file, *line, format!("link to `#{f}` in chapter `{}`, which has no such anchor", key.1)));
+                            }
+                        }
+                    }
+                },
+            }
+        }
+        out
+    }
+}
