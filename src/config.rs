@@ -53,10 +53,7 @@ impl SiteConfig {
     pub fn load(root: &Path, diags: &mut Diagnostics) -> Option<SiteConfig> {
         let path = root.join(CONFIG_PATH);
         let text = match std::fs::read(&path) {
-            Ok(bytes) => match crate::load::decode(bytes, CONFIG_PATH, diags) {
-                Some(t) => t,
-                None => return None,
-            },
+            Ok(bytes) => crate::load::decode(bytes, CONFIG_PATH, diags)?,
             Err(e) => {
                 diags.push(Diagnostic::error(
                     "missing-config",

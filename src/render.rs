@@ -579,7 +579,8 @@ fn io_error(dir: &Path, e: std::io::Error) -> Diagnostic {
 fn sitemap(site: &Site) -> String {
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n");
     let base = &site.config.base_url;
-    let mut paths: Vec<Box<dyn Fn(&str) -> String>> = vec![
+    type PathOf = Box<dyn Fn(&str) -> String>;
+    let mut paths: Vec<PathOf> = vec![
         Box::new(|l: &str| format!("{l}/")),
         Box::new(|l: &str| format!("{l}/glossary/")),
     ];

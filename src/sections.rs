@@ -209,10 +209,10 @@ impl SectionIndex {
     }
 
     /// Adds a definition; returns the earlier one if the number is already defined in that language.
-    pub fn insert(&mut self, def: SectionDef) -> Result<(), SectionDef> {
+    pub fn insert(&mut self, def: SectionDef) -> Result<(), Box<SectionDef>> {
         let map = self.by_lang.entry(def.lang.clone()).or_default();
         if let Some(old) = map.get(&def.number) {
-            return Err(old.clone());
+            return Err(Box::new(old.clone()));
         }
         map.insert(def.number.clone(), def);
         Ok(())

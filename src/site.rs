@@ -307,7 +307,7 @@ fn reading_order(config: &SiteConfig, pages: &BTreeMap<String, Vec<ChapterPage>>
             ));
         }
     }
-    let mut ids: Vec<(&str, (bool, i64, usize, usize))> = seen.into_iter().collect();
+    let mut ids: Vec<_> = seen.into_iter().collect();
     ids.sort_by(|a, b| {
         (a.1 .0, a.1 .1, a.1 .3, a.1 .2, a.0).cmp(&(b.1 .0, b.1 .1, b.1 .3, b.1 .2, b.0))
     });

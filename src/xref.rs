@@ -177,10 +177,8 @@ impl Resolver<'_> {
                         out.push_str("\">");
                     }
                 }
-                (Some(CLOSE), Pending::Link { number, .. }) => {
-                    if self.sections.exists(number) {
-                        out.push_str("</a>");
-                    }
+                (Some(CLOSE), Pending::Link { number, .. }) if self.sections.exists(number) => {
+                    out.push_str("</a>")
                 }
                 (Some(OPEN), Pending::Chapter { path, fragment, .. }) => {
                     if let Some(url) = self.chapter_url(page, path, fragment.as_deref()) {
@@ -189,10 +187,10 @@ impl Resolver<'_> {
                         out.push_str("\">");
                     }
                 }
-                (Some(CLOSE), Pending::Chapter { path, .. }) => {
-                    if self.chapters.files.contains_key(path) {
-                        out.push_str("</a>");
-                    }
+                (Some(CLOSE), Pending::Chapter { path, .. })
+                    if self.chapters.files.contains_key(path) =>
+                {
+                    out.push_str("</a>")
                 }
                 _ => {}
             }

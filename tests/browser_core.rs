@@ -1,0 +1,94 @@
+//! Browser checks of the core pages: the language switch keeps the reader's section, and the
+//! root page picks a language. Runs headless Chromium (see tests/common/browser.rs).
+
+mod common;
+
+use common::browser::Browser;
+use common::*;
+
+fn fixture() -> tempfile::TempDir {
+    let mut long = String::from("---\nid: rules\ntitle: Rules\n---\n\nIntro.\n\n");
+    let mut long_uk = String::from("---\nid: rules\ntitle: Правила\n---\n\nВступ.\n\n");
+    for i in 1..=6 {
+        long.push_str(&format!(
+            "## 1.{i}.0 Part {i}\n\n{}\n\n",
+            "Words of the rules. ".repeat(120)
+        ));
+        long_uk.push_str(&format!(
+            "## 1.{i}.0 Частина {i}\n\n{}\n\n",
+            "Слова правил. ".repeat(120)
+        ));
+    }
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/rules.md", &long),
+        ("content/uk/rules.md", &long_uk),
+    ]);
+    build_ok(d.path());
+    d
+}
+
+#[test]
+fn language_switch_lands_on_the_same_section() {
+    let dir = fixture();
+    let server = StaticServer::start(&dir.path().join("public"), "/");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}en/rules/#1.4.0", server.url));
+    b.wait_until(
+        "return document.readyState === 'complete' && window.Rulebook",
+        10,
+        "page load",
+    );
+    b.click("a[data-lang-switch=uk]");
+    b.wait_until(
+        "return location.pathname.indexOf('/uk/rules/') === 0",
+        10,
+        "the Ukrainian page",
+    );
+    assert!(b.url().ends_with("/uk/rules/#1.4.0"), "{}", b.url());
+    let visible: f64 = b
+        .js("return document.getElementById('1.4.0').getBoundingClientRect().top")
+        .as_f64()
+        .unwrap();
+    assert!(
+        (-5.0..200.0).contains(&visible),
+        "section 1.4.0 is not in view after the switch: top = {visible}"
+    );
+    // the choice is remembered: the root page now sends this reader to Ukrainian
+    b.click("a[data-lang-switch=en]");
+    b.wait_until(
+        "return location.pathname.indexOf('/en/rules/') === 0",
+        10,
+        "back to English",
+    );
+    b.goto(&server.url);
+    b.wait_until(
+        "return location.pathname.indexOf('/en/') === 0",
+        10,
+        "root redirects to the remembered language",
+    );
+}
+
+#[test]
+fn pages_work_from_the_file_system() {
+    let dir = fixture();
+    let b = Browser::start(1000, 800);
+    let root = dir.path().join("public/index.html");
+    b.goto(&format!("file://{}", root.display()));
+    let lang = b.wait_until(
+        "var m = location.href.match(/\\/(uk|en)\\/index\\.html$/); return m && m[1]",
+        10,
+        "root redirect on file://",
+    );
+    let lang = lang.as_str().unwrap().to_string();
+    b.wait_until("return window.Rulebook", 10, "site script");
+    let href = b
+        .js("return document.querySelector('.chapter-list a').href")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        href.ends_with(&format!("/{lang}/rules/index.html")),
+        "{href}"
+    );
+}

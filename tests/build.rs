@@ -1,0 +1,501 @@
+//! End-to-end tests of `rulebook build` on small fixture sites: the output is parsed as HTML.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+const EN_INTRO: &str = r#"---
+id: intro
+title: Introduction
+weight: 1
+---
+
+Opening words, see 2.1.0 and [2.0.0 Combat](#). Also [2.0.0 Fight](#) and [the attack](#2.1.0).
+Missing: see 9.9.9. A version v2.0 and `7.1.0` in code are not links. Pay a :main: cost.[^a]
+
+[^a]: From the rulebook.
+
+## 1.1.0 Basics
+
+| Step | Value |
+| --- | --- |
+| 1 | 1.1 |
+
+![The board, laid out](resources/board.png)
+
+## Plain heading {#plain}
+
+Back to [the basics](#1.1.0) and [plain](#plain).
+"#;
+
+const UK_INTRO: &str = r#"---
+id: intro
+title: Вступ
+weight: 1
+---
+
+Перші слова, див. 2.1.0 і [2.0.0 Бій](#).
+
+## 1.1.0 Основи
+
+Текст.
+
+## Звичайний заголовок {#plain}
+"#;
+
+const EN_COMBAT: &str = r#"---
+id: combat
+title: "2.0.0 Combat"
+weight: 2
+---
+
+Fighting.
+
+## 2.1.0 Attacking
+
+Attack text, back to 1.1.0.
+"#;
+
+const EN_GLOSSARY: &str = r#"{
+  "damage resolution": "Resolve damage. Pay <:side:408070378204954629> first.",
+  "drp": "Resolve damage.  Pay <:side:408070378204954629> first.",
+  "exhaustion token": {"term": "Exhaustion token", "definition": "A token, see 2.1.0.", "source": "Rulebook", "tags": ["Red Rains"]},
+  "guard": "Guard text."
+}"#;
+
+const UK_GLOSSARY: &str = r#"{
+  "exhaustion token": {"term": "Жетон виснаження", "definition": "Жетон."},
+  "guard": {"term": "Ґвардія", "definition": "Охорона."},
+  "damage resolution": {"term": "Вирішення шкоди", "definition": "Шкода."}
+}"#;
+
+const ICON: &str = r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="9"/></svg>"#;
+
+fn fixture() -> tempfile::TempDir {
+    site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-intro.md", EN_INTRO),
+        ("content/uk/01-intro.md", UK_INTRO),
+        ("content/en/02-combat.md", EN_COMBAT),
+        ("content/en/glossary.json", EN_GLOSSARY),
+        ("content/uk/glossary.json", UK_GLOSSARY),
+        ("static/icons/main.svg", ICON),
+        ("static/icons/side.svg", ICON),
+    ])
+}
+
+fn link_to(doc: &Html, text: &str) -> Option<String> {
+    doc.select(&sel("a"))
+        .find(|a| a.text().collect::<String>().trim() == text)
+        .and_then(|a| a.value().attr("href").map(str::to_string))
+}
+
+#[test]
+fn pages_pair_across_languages_and_fall_back() {
+    let dir = fixture();
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    for p in [
+        "index.html",
+        "404.html",
+        "uk/index.html",
+        "en/index.html",
+        "uk/intro/index.html",
+        "en/intro/index.html",
+        "en/combat/index.html",
+        "uk/combat/index.html",
+        "uk/glossary/index.html",
+        "en/glossary/index.html",
+        "sitemap.xml",
+        ".nojekyll",
+    ] {
+        assert!(out.join(p).exists(), "{p} missing");
+    }
+    // every page names its counterparts
+    let uk = page(&out.join("uk/intro/index.html"));
+    let alts = attrs(&uk, "link[rel=alternate]", "hreflang");
+    assert_eq!(alts, ["uk", "en"]);
+    assert_eq!(
+        attrs(&uk, "a[data-lang-switch]", "href"),
+        ["../../en/intro/"]
+    );
+    // the untranslated chapter is published on the uk side, with a banner linking the original
+    let fb = page(&out.join("uk/combat/index.html"));
+    assert_eq!(attrs(&fb, "html", "lang"), ["uk"]);
+    assert_eq!(attrs(&fb, "article", "lang"), ["en"]);
+    let banner = texts(&fb, ".banner.untranslated");
+    assert_eq!(banner.len(), 1);
+    assert_eq!(attrs(&fb, ".banner a", "href"), ["../../en/combat/"]);
+    assert!(texts(&fb, "article").join(" ").contains("Attack text"));
+    // a section anchor survives the language switch
+    let en = page(&out.join("en/intro/index.html"));
+    for a in ["1.1.0", "plain"] {
+        assert!(attrs(&en, "[id]", "id").contains(&a.to_string()));
+        assert!(
+            attrs(&uk, "[id]", "id").contains(&a.to_string()),
+            "uk lacks #{a}"
+        );
+    }
+    // the chapter title number defines a section too
+    assert_eq!(
+        attrs(&page(&out.join("en/combat/index.html")), "h1", "id"),
+        ["2.0.0"]
+    );
+    // navigation: prev/next and the table of contents
+    assert_eq!(attrs(&en, "a[rel=next]", "href"), ["../../en/combat/"]);
+    assert!(texts(&en, ".toc a").iter().any(|t| t.contains("1.1.0")));
+    let n = assert_links_resolve(&out);
+    assert!(n > 40, "only {n} links checked");
+}
+
+#[test]
+fn section_numbers_become_links_in_the_readers_language() {
+    let dir = fixture();
+    let r = build_ok(dir.path());
+    let out = dir.path().join("public");
+    let en = page(&out.join("en/intro/index.html"));
+    assert_eq!(
+        link_to(&en, "2.1.0").as_deref(),
+        Some("../../en/combat/#2.1.0")
+    );
+    assert_eq!(
+        link_to(&en, "2.0.0 Combat").as_deref(),
+        Some("../../en/combat/#2.0.0")
+    );
+    assert_eq!(
+        link_to(&en, "the attack").as_deref(),
+        Some("../../en/combat/#2.1.0")
+    );
+    assert_eq!(link_to(&en, "the basics").as_deref(), Some("#1.1.0"));
+    // the Ukrainian reader stays on Ukrainian pages (the combat chapter is a fallback page there)
+    let uk = page(&out.join("uk/intro/index.html"));
+    assert_eq!(
+        link_to(&uk, "2.1.0").as_deref(),
+        Some("../../uk/combat/#2.1.0")
+    );
+    // the English text shown on the Ukrainian side links Ukrainian pages too
+    let fb = page(&out.join("uk/combat/index.html"));
+    assert_eq!(
+        link_to(&fb, "1.1.0").as_deref(),
+        Some("../../uk/intro/#1.1.0")
+    );
+    // not links: a missing section, a version, code, a table decimal
+    assert!(link_to(&en, "9.9.9").is_none());
+    assert!(texts(&en, "article p").join(" ").contains("9.9.9"));
+    assert!(texts(&en, "article a")
+        .iter()
+        .all(|t| !t.contains("2.0") || t.contains("2.0.0")));
+    assert_eq!(texts(&en, "code"), ["7.1.0"]);
+    assert!(texts(&en, "td a").is_empty());
+    // the heading's own number is a label, not a link
+    assert!(texts(&en, "h2 a.xref").is_empty());
+    // warnings name file and line
+    assert!(
+        r.stderr
+            .contains("warning[broken-ref]: content/en/01-intro.md:8:"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("warning[ref-title]: content/en/01-intro.md:7:"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("\"Fight\""));
+    assert!(
+        !r.stderr
+            .contains("warning[ref-title]: content/uk/01-intro.md:6:"),
+        "uk title matched nothing in uk and must not be compared with English: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("warning[missing-image]: content/en/01-intro.md:18:"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn markdown_features_symbols_images_and_footnotes() {
+    let dir = fixture();
+    build_ok(dir.path());
+    let en = page(&dir.path().join("public/en/intro/index.html"));
+    assert_eq!(attrs(&en, "img.sym", "alt"), ["Main action"]);
+    assert_eq!(
+        attrs(&en, "table", "class").len() + texts(&en, "table").len(),
+        1
+    );
+    assert_eq!(
+        attrs(&en, ".img-missing", "aria-label"),
+        ["The board, laid out"]
+    );
+    assert_eq!(attrs(&en, "sup.fnref a", "href"), ["#fn-a"]);
+    assert_eq!(attrs(&en, ".footnote", "id"), ["fn-a"]);
+}
+
+#[test]
+fn glossary_merges_aliases_sorts_and_pairs() {
+    let dir = fixture();
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    let en = page(&out.join("en/glossary/index.html"));
+    let terms = texts(&en, "dt .term");
+    assert_eq!(
+        terms,
+        ["Damage resolution", "Exhaustion token", "Guard"],
+        "identical definitions are one entry"
+    );
+    assert_eq!(texts(&en, ".aliases"), ["Also: drp"]);
+    assert!(
+        attrs(&en, "[id]", "id").contains(&"drp".to_string()),
+        "the merged key keeps its anchor"
+    );
+    assert_eq!(
+        attrs(&en, "dd img.sym", "alt"),
+        ["Side action"],
+        "chat emoji placeholders become icons"
+    );
+    assert!(texts(&en, "dt .other-term").contains(&"Жетон виснаження".to_string()));
+    assert_eq!(
+        link_to(&en, "2.1.0").as_deref(),
+        Some("../../en/combat/#2.1.0")
+    );
+    assert!(texts(&en, ".meta").join(" ").contains("Red Rains"));
+    let uk = page(&out.join("uk/glossary/index.html"));
+    // Ukrainian order: в < ґ < ж
+    assert_eq!(
+        texts(&uk, "dt .term"),
+        ["Вирішення шкоди", "Ґвардія", "Жетон виснаження"]
+    );
+}
+
+#[test]
+fn builds_are_byte_identical() {
+    let dir = fixture();
+    build_ok(dir.path());
+    let first = snapshot(&dir.path().join("public"));
+    build_ok(dir.path());
+    let second = snapshot(&dir.path().join("public"));
+    assert_eq!(first.len(), second.len());
+    for ((p1, b1), (p2, b2)) in first.iter().zip(&second) {
+        assert_eq!(p1, p2);
+        assert!(b1 == b2, "{} differs between two builds", p1.display());
+    }
+}
+
+fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                files.push((
+                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Each case: a file to (over)write, the error kind, the file and line the message must name.
+const BAD: &[(&str, &str, &str, &str)] = &[
+    (
+        "content/en/03-x.md",
+        "no front matter\n",
+        "front-matter",
+        "content/en/03-x.md:1:",
+    ),
+    (
+        "content/en/03-x.md",
+        "---\nid: x\ntitle: [oops\n---\n",
+        "front-matter",
+        "content/en/03-x.md:3:",
+    ),
+    (
+        "content/en/03-x.md",
+        "---\ntitle: X\n---\nbody\n",
+        "front-matter",
+        "content/en/03-x.md:1:",
+    ),
+    (
+        "content/en/03-x.md",
+        "---\nid: intro\ntitle: X\n---\n",
+        "duplicate-id",
+        "content/en/03-x.md:1:",
+    ),
+    (
+        "content/en/03-x.md",
+        "---\nid: x\ntitle: X\n---\n\n## 1.1.0 Again\n",
+        "duplicate-section",
+        "content/en/03-x.md:6:",
+    ),
+    (
+        "content/en/glossary.json",
+        "{\n  \"a\": \"x\",\n  \"b\" \"y\"\n}",
+        "glossary-json",
+        "content/en/glossary.json:3:",
+    ),
+    (
+        "content/site.yaml",
+        "title: x\nlanguages: [uk, en]\ndefault_language: de\n",
+        "unknown-language",
+        "content/site.yaml:3:",
+    ),
+];
+
+#[test]
+fn bad_input_fails_with_file_and_line_and_keeps_the_old_site() {
+    for (file, text, kind, place) in BAD {
+        let dir = fixture();
+        build_ok(dir.path());
+        let before = snapshot(&dir.path().join("public"));
+        write(dir.path(), file, text.as_bytes());
+        let r = run(&["build", "--site", dir.path().to_str().unwrap()]);
+        assert_eq!(r.code, 1, "{file}: expected exit 1\n{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("error[{kind}]: {place}")),
+            "{file}: expected error[{kind}] at {place}, got:\n{}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("panicked"));
+        assert!(
+            before == snapshot(&dir.path().join("public")),
+            "{file}: the previous site changed"
+        );
+    }
+}
+
+#[test]
+fn not_utf8_names_line_and_column() {
+    let dir = fixture();
+    write(
+        dir.path(),
+        "content/en/03-x.md",
+        b"---\nid: x\ntitle: X\n---\nok \xff\n",
+    );
+    let r = run(&["build", "--site", dir.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("error[not-utf8]: content/en/03-x.md:5:4"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn strict_turns_warnings_into_errors() {
+    let dir = fixture();
+    let r = run(&["build", "--site", dir.path().to_str().unwrap(), "--strict"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("error[broken-ref]"));
+    assert!(
+        !dir.path().join("public").exists(),
+        "a failed build writes nothing"
+    );
+}
+
+#[test]
+fn output_that_is_not_ours_is_refused() {
+    let dir = fixture();
+    let foreign = dir.path().join("mine");
+    write(&foreign, "notes.txt", b"keep me");
+    for target in [
+        foreign.clone(),
+        dir.path().to_path_buf(),
+        dir.path().join("content"),
+    ] {
+        let r = run(&[
+            "build",
+            "--site",
+            dir.path().to_str().unwrap(),
+            "--output",
+            target.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 2, "{}: {}", target.display(), r.stderr);
+        assert!(r.stderr.contains("refusing"), "{}", r.stderr);
+    }
+    assert_eq!(
+        std::fs::read_to_string(foreign.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    assert!(dir.path().join("content/site.yaml").exists());
+}
+
+#[test]
+fn usage_errors_exit_2_and_version_works() {
+    assert_eq!(run(&["build", "--no-such-flag"]).code, 2);
+    let v = run(&["--version"]);
+    assert_eq!(v.code, 0);
+    assert!(v.stdout.starts_with("rulebook "));
+    assert_eq!(run(&["help"]).code, 0);
+}
+
+/// The generated corpus: every broken reference the manifest lists is reported, and no other.
+#[test]
+fn corpus_broken_references_match_the_manifest() {
+    let gen = repo().join("../shared/bench/gen_corpus.py");
+    assert!(
+        gen.exists(),
+        "the corpus generator is expected at {}",
+        gen.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("python3")
+        .args([
+            gen.to_str().unwrap(),
+            "--chapters",
+            "20",
+            "--sections-per-chapter",
+            "8",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--formats",
+            "rulebook",
+        ])
+        .output()
+        .expect("python3");
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let site = dir.path().join("rulebook");
+    let r = build_ok(&site);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
+            .unwrap();
+    let want: std::collections::BTreeSet<String> = manifest["broken_refs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    let got: std::collections::BTreeSet<String> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("[broken-ref]"))
+        .filter_map(|l| {
+            l.split("section ")
+                .nth(1)
+                .and_then(|s| s.split(',').next())
+                .map(str::to_string)
+        })
+        .collect();
+    assert_eq!(got, want);
+    assert!(
+        !r.stderr
+            .lines()
+            .any(|l| l.starts_with("warning") && !l.contains("[broken-ref]")),
+        "{}",
+        r.stderr
+    );
+    assert_links_resolve(&site.join("public"));
+}

@@ -1,0 +1,193 @@
+//! Headless Chromium for end-to-end tests, driven through Debian's chromedriver.
+//!
+//! Each [`Browser`] starts its own chromedriver on a free loopback port and one Chromium
+//! session with a fresh profile. The flags keep Chromium off the network: this machine has none,
+//! and background connections would only slow it down.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+pub struct Browser {
+    rt: tokio::runtime::Runtime,
+    pub client: Client,
+    driver: Child,
+    _profile: tempfile::TempDir,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Browser {
+    /// Starts Chromium with a window of `width` × `height` CSS pixels.
+    pub fn start(width: u32, height: u32) -> Browser {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists());
+        let driver_path = ["/usr/bin/chromedriver"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists());
+        let (Some(chromium), Some(driver_path)) = (chromium, driver_path) else {
+            panic!("browser tests need Debian's chromium and chromium-driver; run `bash tests/run.sh`, which installs them");
+        };
+        let port = free_port();
+        let driver = Command::new(driver_path)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let profile = tempfile::tempdir().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let caps = json!({
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--allow-file-access-from-files",
+                    format!("--user-data-dir={}", profile.path().display()),
+                    format!("--window-size={width},{height}"),
+                ]
+            }
+        });
+        let caps: serde_json::Map<String, Value> = caps.as_object().unwrap().clone();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let client = rt.block_on(async {
+            loop {
+                let conn = hyper_util::client::legacy::connect::HttpConnector::new();
+                match ClientBuilder::new(conn)
+                    .capabilities(caps.clone())
+                    .connect(&format!("http://127.0.0.1:{port}"))
+                    .await
+                {
+                    Ok(c) => break c,
+                    Err(e) if Instant::now() < deadline => {
+                        let _ = e;
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                    Err(e) => panic!("cannot start a Chromium session: {e}"),
+                }
+            }
+        });
+        let b = Browser {
+            rt,
+            client,
+            driver,
+            _profile: profile,
+        };
+        b.resize(width, height);
+        b
+    }
+
+    pub fn resize(&self, width: u32, height: u32) {
+        // the window is bigger than the viewport by the browser's frame; size the viewport itself
+        let _ = self.rt.block_on(self.client.set_window_size(width, height));
+        let inner: Value = self.js("return [window.innerWidth, window.innerHeight];");
+        if let (Some(w), Some(h)) = (inner[0].as_u64(), inner[1].as_u64()) {
+            let (dw, dh) = (width as i64 - w as i64, height as i64 - h as i64);
+            if dw != 0 || dh != 0 {
+                let _ = self.rt.block_on(
+                    self.client
+                        .set_window_size((width as i64 + dw) as u32, (height as i64 + dh) as u32),
+                );
+            }
+        }
+    }
+
+    pub fn goto(&self, url: &str) {
+        self.rt
+            .block_on(self.client.goto(url))
+            .unwrap_or_else(|e| panic!("goto {url}: {e}"));
+    }
+
+    pub fn url(&self) -> String {
+        self.rt
+            .block_on(self.client.current_url())
+            .unwrap()
+            .to_string()
+    }
+
+    /// Runs JavaScript in the page and returns its result.
+    pub fn js(&self, script: &str) -> Value {
+        self.rt
+            .block_on(self.client.execute(script, vec![]))
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    pub fn js_with(&self, script: &str, args: Vec<Value>) -> Value {
+        self.rt
+            .block_on(self.client.execute(script, args))
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Waits until `script` returns a truthy value, or panics with `what` after `secs`.
+    pub fn wait_until(&self, script: &str, secs: u64, what: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let v = self.js(script);
+            let truthy =
+                !(v.is_null() || v == Value::Bool(false) || v == json!(0) || v == json!(""));
+            if truthy {
+                return v;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what} (script: {script})");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn click(&self, css: &str) {
+        self.rt
+            .block_on(async { self.client.find(Locator::Css(css)).await?.click().await })
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    pub fn type_into(&self, css: &str, text: &str) {
+        self.rt
+            .block_on(async {
+                self.client
+                    .find(Locator::Css(css))
+                    .await?
+                    .send_keys(text)
+                    .await
+            })
+            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+    }
+
+    /// Sends keys to whatever has focus (e.g. "\u{E007}" is Enter, "\u{E004}" Tab).
+    pub fn keys(&self, text: &str) {
+        self.rt
+            .block_on(async { self.client.active_element().await?.send_keys(text).await })
+            .unwrap_or_else(|e| panic!("keys: {e}"));
+    }
+
+    pub fn screenshot(&self, path: &std::path::Path) {
+        let png = self
+            .rt
+            .block_on(self.client.screenshot())
+            .expect("screenshot");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let client = self.client.clone();
+        let _ = self.rt.block_on(client.close());
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}

@@ -1,0 +1,300 @@
+//! Helpers shared by the end-to-end tests: fixture sites, running the binary, parsing output,
+//! a loopback HTTP server for built sites, and a headless Chromium driven over WebDriver.
+#![allow(dead_code)]
+
+pub mod browser;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub use scraper::{Html, Selector};
+
+/// Path of the `rulebook` binary built for these tests.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_rulebook"))
+}
+
+/// Folder of this repository (the default site lives here).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A site made of the given files, in a temporary folder.
+pub fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        write(dir.path(), path, text.as_bytes());
+    }
+    dir
+}
+
+pub fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, bytes).unwrap();
+}
+
+/// The smallest valid `site.yaml` for a uk + en site.
+pub const SITE_YAML: &str =
+    "title: {uk: Правила, en: Rules}\nlanguages: [uk, en]\ndefault_language: uk\nbase_url: \"/\"\n";
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary with `args`.
+pub fn run(args: &[&str]) -> Run {
+    let out = Command::new(bin())
+        .args(args)
+        .output()
+        .expect("run rulebook");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Builds the site in `dir` into `dir/public`; panics with the output if the build fails.
+pub fn build_ok(dir: &Path) -> Run {
+    let r = run(&["build", "--site", dir.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "build failed:\n{}", r.stderr);
+    r
+}
+
+pub fn page(path: &Path) -> Html {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    Html::parse_document(&text)
+}
+
+pub fn sel(s: &str) -> Selector {
+    Selector::parse(s).unwrap_or_else(|e| panic!("selector {s}: {e:?}"))
+}
+
+/// Text of every element matching `s`.
+pub fn texts(doc: &Html, s: &str) -> Vec<String> {
+    doc.select(&sel(s))
+        .map(|e| e.text().collect::<String>().trim().to_string())
+        .collect()
+}
+
+pub fn attrs(doc: &Html, s: &str, attr: &str) -> Vec<String> {
+    doc.select(&sel(s))
+        .filter_map(|e| e.value().attr(attr).map(str::to_string))
+        .collect()
+}
+
+/// Every file below `dir` with the given extension, sorted.
+pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Resolves a relative href found on the page at `page` (a file below `out`) to the file it
+/// names and its fragment. `None` for external links.
+pub fn resolve_href(out: &Path, page: &Path, href: &str) -> Option<(PathBuf, Option<String>)> {
+    if href.contains("://") || href.starts_with("mailto:") || href.starts_with("//") {
+        return None;
+    }
+    let (path, frag) = match href.split_once('#') {
+        Some((p, f)) => (p, Some(f.to_string())),
+        None => (href, None),
+    };
+    let path = path.split('?').next().unwrap_or("");
+    let mut target = if path.is_empty() {
+        page.to_path_buf()
+    } else if let Some(abs) = path.strip_prefix('/') {
+        out.join(abs)
+    } else {
+        let mut t = page.parent().unwrap().to_path_buf();
+        for part in path.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    t.pop();
+                }
+                p => t.push(p),
+            }
+        }
+        t
+    };
+    if path.ends_with('/') || target.is_dir() {
+        target = target.join("index.html");
+    }
+    Some((target, frag))
+}
+
+/// Checks that every internal link and anchor of every page below `out` resolves. Returns the
+/// number of links checked.
+pub fn assert_links_resolve(out: &Path) -> usize {
+    use std::collections::HashMap;
+    let pages = files_with_ext(out, "html");
+    let mut ids: HashMap<PathBuf, std::collections::HashSet<String>> = HashMap::new();
+    let mut docs = Vec::new();
+    for p in &pages {
+        let doc = page(p);
+        ids.insert(p.clone(), attrs(&doc, "[id]", "id").into_iter().collect());
+        docs.push((p.clone(), doc));
+    }
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for (p, doc) in &docs {
+        if p.ends_with("404.html") {
+            continue; // its links are absolute from base_url
+        }
+        for attr in ["href", "src"] {
+            for href in attrs(doc, &format!("[{attr}]"), attr) {
+                if attr == "href"
+                    && doc
+                        .select(&sel(&format!("link[href=\"{href}\"]")))
+                        .next()
+                        .is_some()
+                    && !href.ends_with(".css")
+                {
+                    continue; // canonical and alternates are absolute from base_url
+                }
+                let Some((file, frag)) = resolve_href(out, p, &href) else {
+                    continue;
+                };
+                checked += 1;
+                if !file.exists() {
+                    broken.push(format!(
+                        "{}: {href} (no file {})",
+                        p.display(),
+                        file.display()
+                    ));
+                    continue;
+                }
+                if let Some(f) = frag.filter(|f| !f.is_empty()) {
+                    let f = percent_decode(&f);
+                    if !ids.get(&file).is_some_and(|s| s.contains(&f)) {
+                        broken.push(format!(
+                            "{}: {href} (no #{f} in {})",
+                            p.display(),
+                            file.display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "{} broken links, first ones:\n{}",
+        broken.len(),
+        broken
+            .iter()
+            .take(15)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    checked
+}
+
+pub fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A static file server on loopback for a built site, mounted under `prefix` (e.g. `/` or
+/// `/repo/`), in a background thread that ends with the test process.
+pub struct StaticServer {
+    pub url: String,
+}
+
+impl StaticServer {
+    pub fn start(dir: &Path, prefix: &str) -> StaticServer {
+        let server = tiny_http::Server::http("127.0.0.1:0").expect("bind loopback");
+        let port = server.server_addr().to_ip().unwrap().port();
+        let dir = dir.to_path_buf();
+        let url = format!("http://127.0.0.1:{port}{prefix}");
+        let prefix = prefix.to_string();
+        std::thread::spawn(move || {
+            for req in server.incoming_requests() {
+                let url = req
+                    .url()
+                    .split(['?', '#'])
+                    .next()
+                    .unwrap_or("/")
+                    .to_string();
+                let path = percent_decode(&url);
+                let resp = path
+                    .strip_prefix(prefix.as_str())
+                    .filter(|rel| !rel.split('/').any(|s| s == ".."))
+                    .map(|rel| {
+                        let mut f = dir.join(rel);
+                        if f.is_dir() {
+                            f = f.join("index.html");
+                        }
+                        f
+                    })
+                    .and_then(|f| std::fs::read(&f).ok().map(|b| (f, b)));
+                let _ = match resp {
+                    Some((f, bytes)) => {
+                        let ct = content_type(&f);
+                        req.respond(tiny_http::Response::from_data(bytes).with_header(
+                            tiny_http::Header::from_bytes("Content-Type", ct).unwrap(),
+                        ))
+                    }
+                    None => {
+                        let nf = std::fs::read(dir.join("404.html")).unwrap_or_default();
+                        req.respond(
+                            tiny_http::Response::from_data(nf)
+                                .with_status_code(404)
+                                .with_header(
+                                    tiny_http::Header::from_bytes(
+                                        "Content-Type",
+                                        "text/html; charset=utf-8",
+                                    )
+                                    .unwrap(),
+                                ),
+                        )
+                    }
+                };
+            }
+        });
+        StaticServer { url }
+    }
+}
+
+pub fn content_type(p: &Path) -> &'static str {
+    match p.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "xml" => "application/xml",
+        _ => "application/octet-stream",
+    }
+}

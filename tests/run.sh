@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need on a fresh machine (Debian's chromium and
+# chromium-driver for the browser tests, axe-core for the accessibility checks), then runs the
+# whole suite. Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== installing ${need_apt[*]}" >&2
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# axe-core for the accessibility test, from the npm registry, kept out of the repo
+if [ -f tests/browser/package.json ] && [ ! -f tests/browser/node_modules/axe-core/axe.min.js ]; then
+  echo "== npm install (tests/browser)" >&2
+  (cd tests/browser && npm install --silent --no-audit --no-fund)
+fi
+
+cargo build --release --quiet
+cargo test --release -- --test-threads="${RULEBOOK_TEST_THREADS:-2}"
