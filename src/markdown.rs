@@ -130,7 +130,7 @@ pub fn prepare(text: &str, src: &Source<'_>, symbols: &Symbols) -> Prepared {
     let parser = Parser::new_ext(text, options()).into_offset_iter();
     let mut events = TextMergeWithOffset::new(parser).peekable();
     let mut html = String::with_capacity(text.len() * 3 / 2);
-    let mut buf: Vec<Event<'_>> = Vec::with_capacity(64);
+    let mut buf: Vec<Event<'_>> = Vec::with_capacity(text.len() / 16);
 
     while let Some((event, range)) = events.next() {
         let line = st.line(range.start);
@@ -149,8 +149,9 @@ pub fn prepare(text: &str, src: &Source<'_>, symbols: &Symbols) -> Prepared {
                     }
                     inner.push(e);
                 }
-                flush(&mut st, &mut html, &mut buf);
-                st.heading(level, id, classes, attrs, inner, line, &mut html);
+                let mut h = String::new();
+                st.heading(level, id, classes, attrs, inner, line, &mut h);
+                buf.push(Event::Html(h.into()));
             }
             Event::Start(Tag::Image {
                 dest_url, title, ..
@@ -250,11 +251,10 @@ pub fn prepare(text: &str, src: &Source<'_>, symbols: &Symbols) -> Prepared {
             Event::End(TagEnd::FootnoteDefinition) => buf.push(Event::Html("</div>\n".into())),
             other => buf.push(other),
         }
-        if buf.len() >= 48 {
-            flush(&mut st, &mut html, &mut buf);
-        }
     }
-    flush(&mut st, &mut html, &mut buf);
+    // One writer for the whole text: the HTML writer keeps state (a table's head or body)
+    // across events, so the stream must not be written in pieces.
+    pulldown_cmark::html::push_html(&mut html, buf.into_iter());
     st.end_paragraph();
     st.finish_block();
     let State {
@@ -281,10 +281,6 @@ pub fn prepare(text: &str, src: &Source<'_>, symbols: &Symbols) -> Prepared {
     }
     out.html = html;
     out
-}
-
-fn flush(_st: &mut State<'_>, html: &mut String, buf: &mut Vec<Event<'_>>) {
-    pulldown_cmark::html::push_html(html, buf.drain(..));
 }
 
 impl<'s> State<'s> {
@@ -315,13 +311,20 @@ impl<'s> State<'s> {
         }
     }
 
-    fn footnote_number(&mut self, label: &str) -> usize {
-        match self.footnotes.iter().position(|l| l == label) {
+    /// What a footnote shows: its own label when that is a number (a document that numbers
+    /// its notes across chapters keeps its numbers), otherwise its position on the page.
+    fn footnote_number(&mut self, label: &str) -> String {
+        let pos = match self.footnotes.iter().position(|l| l == label) {
             Some(i) => i + 1,
             None => {
                 self.footnotes.push(label.to_string());
                 self.footnotes.len()
             }
+        };
+        if !label.is_empty() && label.len() <= 6 && label.bytes().all(|b| b.is_ascii_digit()) {
+            label.to_string()
+        } else {
+            pos.to_string()
         }
     }
 

@@ -224,9 +224,11 @@ fn markdown_features_symbols_images_and_footnotes() {
     build_ok(dir.path());
     let en = page(&dir.path().join("public/en/intro/index.html"));
     assert_eq!(attrs(&en, "img.sym", "alt"), ["Main action"]);
+    assert_eq!(texts(&en, "thead th"), ["Step", "Value"]);
     assert_eq!(
-        attrs(&en, "table", "class").len() + texts(&en, "table").len(),
-        1
+        texts(&en, "tbody td"),
+        ["1", "1.1"],
+        "body cells are td, not th"
     );
     assert_eq!(
         attrs(&en, ".img-missing", "aria-label"),
