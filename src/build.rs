@@ -69,6 +69,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     if diags.has_errors() {
         return Err(BuildError::Content);
     }
+    let mut sw = crate::timing::Stopwatch::start();
     let staging = crate::output::Staging::new(&target).map_err(|e| {
         BuildError::Output(format!(
             "cannot create a folder beside {}: {e}",
@@ -77,6 +78,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     })?;
     let mut render_diags = Diagnostics::default();
     let files = crate::render::write_site(&site, tera, &staging.dir, &mut render_diags);
+    sw.lap("render and write");
     let failed = render_diags
         .items
         .iter()
@@ -91,6 +93,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
             target.display()
         ))
     })?;
+    sw.lap("swap in");
     Ok(BuildReport {
         output: target,
         files,

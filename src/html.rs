@@ -19,6 +19,24 @@ pub fn escape_into(s: &str, out: &mut String) {
     out.push_str(&s[last..]);
 }
 
+/// Escapes text for an HTML text node: only `&`, `<` and `>` need it there, and leaving quotes
+/// alone keeps prose (full of apostrophes) small.
+pub fn escape_text_into(s: &str, out: &mut String) {
+    let mut last = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let rep = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            _ => continue,
+        };
+        out.push_str(&s[last..i]);
+        out.push_str(rep);
+        last = i + 1;
+    }
+    out.push_str(&s[last..]);
+}
+
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     escape_into(s, &mut out);

@@ -20,4 +20,5 @@ pub mod sections;
 pub mod site;
 pub mod symbols;
 pub mod theme;
+pub mod timing;
 pub mod xref;

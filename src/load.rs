@@ -98,10 +98,24 @@ pub fn normalize_text(mut text: String) -> String {
     if text.contains('\r') {
         text = text.replace("\r\n", "\n").replace('\r', "\n");
     }
-    if is_nfc_quick(text.chars()) != IsNormalized::Yes {
+    if !surely_nfc(&text) && is_nfc_quick(text.chars()) != IsNormalized::Yes {
         text = text.nfc().collect();
     }
     text
+}
+
+/// A fast pre-check for the common case: ASCII, Latin-1, Cyrillic letters and general
+/// punctuation never change under NFC (no combining marks, no composition candidates), so
+/// text made only of them needs no further look. Anything else goes to the full check.
+fn surely_nfc(text: &str) -> bool {
+    text.chars().all(|c| {
+        let c = c as u32;
+        c < 0x300
+            || (0x400..0x483).contains(&c)
+            || (0x48A..0x530).contains(&c)
+            || (0x2000..0x2070).contains(&c)
+            || (0x20A0..0x20C0).contains(&c)
+    })
 }
 
 /// Splits front matter from the body and checks it.

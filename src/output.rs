@@ -139,7 +139,7 @@ impl Staging {
         }
         self.committed = true;
         if had_old {
-            let _ = std::fs::remove_dir_all(&old);
+            remove_tree(&old);
         }
         Ok(())
     }
@@ -151,6 +151,30 @@ impl Drop for Staging {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
     }
+}
+
+/// Removes a folder of ours, its subfolders in parallel (a site is thousands of small files,
+/// and unlinking them one by one on one core is most of the time a rebuild takes to swap in).
+fn remove_tree(dir: &Path) {
+    use rayon::prelude::*;
+    let mut subdirs = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                if let Ok(inner) = std::fs::read_dir(e.path()) {
+                    subdirs.extend(inner.flatten().map(|i| i.path()));
+                }
+            }
+        }
+    }
+    subdirs.par_iter().for_each(|p| {
+        if p.is_dir() {
+            let _ = std::fs::remove_dir_all(p);
+        } else {
+            let _ = std::fs::remove_file(p);
+        }
+    });
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Removes temporary folders left by builds that were killed (they carry our marker).

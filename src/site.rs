@@ -94,6 +94,7 @@ impl Site {
 /// Loads and resolves a site. Returns `None` when errors make rendering pointless; all problems
 /// (errors and warnings) are in `diags` either way.
 pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Option<Site> {
+    let mut sw = crate::timing::Stopwatch::start();
     let mut config = SiteConfig::load(root, diags)?;
     if let Some(url) = base_url {
         match crate::config::normalize_base_url(url) {
@@ -105,7 +106,9 @@ pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Opt
         }
     }
     let theme = Theme::load(root, &config.languages, diags);
+    sw.lap("theme");
     let content = load::load_content(root, &config, diags);
+    sw.lap("load content");
     let symbol_names = theme.symbol_names();
     let symbols: BTreeMap<String, Symbols> = config
         .languages
@@ -168,6 +171,7 @@ pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Opt
         pages.insert(lang, rendered);
     }
 
+    sw.lap("markdown");
     // Sections: every numbered heading of every language.
     let mut sections = SectionIndex::new(&config.languages);
     let mut chapter_map = ChapterMap::default();
@@ -259,6 +263,7 @@ pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Opt
         glossary_html.insert(lang.clone(), prepared);
     }
 
+    sw.lap("sections, glossary");
     let site = Site {
         root: site_root.clone(),
         config,
@@ -292,6 +297,7 @@ pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Opt
             }
         }
     }
+    sw.lap("check references");
     Some(site)
 }
 

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::html::escape_into;
+use crate::html::{escape_into, escape_text_into};
 
 #[derive(Debug, Clone, Default)]
 pub struct Symbols {
@@ -44,18 +44,27 @@ impl Symbols {
         if !self.names.is_empty() && text.contains(':') {
             let bytes = text.as_bytes();
             let mut i = 0;
-            while i < bytes.len() {
-                if let Some((start, end, name)) = self.symbol_at(text, i) {
-                    escape_into(&text[last..start], out);
-                    self.icon(name, root, out);
-                    last = end;
-                    i = end;
+            // a symbol starts at `:` or at the `<` just before one: jump from colon to colon
+            while let Some(off) = bytes[i..].iter().position(|&b| b == b':') {
+                let colon = i + off;
+                let at = if colon > 0 && bytes[colon - 1] == b'<' {
+                    colon - 1
                 } else {
-                    i += 1;
+                    colon
+                };
+                if at >= last {
+                    if let Some((start, end, name)) = self.symbol_at(text, at) {
+                        escape_text_into(&text[last..start], out);
+                        self.icon(name, root, out);
+                        last = end;
+                        i = end;
+                        continue;
+                    }
                 }
+                i = colon + 1;
             }
         }
-        escape_into(&text[last..], out);
+        escape_text_into(&text[last..], out);
     }
 
     /// Plain text with symbols spelled out (for search, previews and titles).

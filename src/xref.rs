@@ -63,7 +63,8 @@ pub fn placeholder(out: &mut String, index: usize, mark: Mark) {
 
 /// Replaces the placeholder characters in loaded text so content cannot forge a placeholder.
 pub fn scrub(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains([START, BARE, OPEN, CLOSE]) {
+    // all four encode as EE 80 80..83 in UTF-8: look for the lead byte first
+    if text.as_bytes().contains(&0xEE) && text.contains([START, BARE, OPEN, CLOSE]) {
         text.replace([START, BARE, OPEN, CLOSE], "\u{FFFD}").into()
     } else {
         text.into()
