@@ -2,39 +2,14 @@
 
 /// Escapes text for an HTML text node or a double-quoted attribute value.
 pub fn escape_into(s: &str, out: &mut String) {
-    let mut last = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let rep = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        out.push_str(rep);
-        last = i + 1;
-    }
-    out.push_str(&s[last..]);
+    // writing into a String cannot fail
+    let _ = pulldown_cmark_escape::escape_html(out, s);
 }
 
 /// Escapes text for an HTML text node: only `&`, `<` and `>` need it there, and leaving quotes
 /// alone keeps prose (full of apostrophes) small.
 pub fn escape_text_into(s: &str, out: &mut String) {
-    let mut last = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let rep = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        out.push_str(rep);
-        last = i + 1;
-    }
-    out.push_str(&s[last..]);
+    let _ = pulldown_cmark_escape::escape_html_body_text(out, s);
 }
 
 pub fn escape(s: &str) -> String {

@@ -107,15 +107,31 @@ pub fn normalize_text(mut text: String) -> String {
 /// A fast pre-check for the common case: ASCII, Latin-1, Cyrillic letters and general
 /// punctuation never change under NFC (no combining marks, no composition candidates), so
 /// text made only of them needs no further look. Anything else goes to the full check.
+///
+/// Works on the UTF-8 bytes: ASCII, lead bytes C2–CB (U+0080–U+02FF), D0–D4 (U+0400–U+053F,
+/// less the Cyrillic combining marks U+0483–U+0489 = D2 83–D2 89) and E2 80–82
+/// (U+2000–U+20BF) are all stable; any other byte sends the text to the full check.
 fn surely_nfc(text: &str) -> bool {
-    text.chars().all(|c| {
-        let c = c as u32;
-        c < 0x300
-            || (0x400..0x483).contains(&c)
-            || (0x48A..0x530).contains(&c)
-            || (0x2000..0x2070).contains(&c)
-            || (0x20A0..0x20C0).contains(&c)
-    })
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c < 0x80 {
+            i += 1;
+        } else if (0xC2..=0xCB).contains(&c) {
+            i += 2;
+        } else if (0xD0..=0xD4).contains(&c) {
+            if c == 0xD2 && b.get(i + 1).is_some_and(|n| (0x83..=0x89).contains(n)) {
+                return false;
+            }
+            i += 2;
+        } else if c == 0xE2 && b.get(i + 1).is_some_and(|n| (0x80..=0x82).contains(n)) {
+            i += 3;
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 /// Splits front matter from the body and checks it.
@@ -497,6 +513,28 @@ mod tests {
                 d.items[0]
             );
         }
+    }
+
+    #[test]
+    fn nfc_fast_path_agrees_with_the_full_check() {
+        for s in [
+            "plain",
+            "Вітаю, ґанок — «так»’",
+            "й",
+            "и\u{306}",
+            "e\u{301}",
+            "\u{483}x",
+            "€ ½ ß",
+            "日本",
+        ] {
+            let full = is_nfc_quick(s.chars()) == IsNormalized::Yes;
+            assert!(
+                !surely_nfc(s) || full,
+                "{s:?} passed the fast path but is not NFC"
+            );
+        }
+        assert!(surely_nfc("Вітаю, ґанок — «так»’ café"));
+        assert!(!surely_nfc("и\u{306}"));
     }
 
     #[test]
