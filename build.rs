@@ -46,6 +46,11 @@ fn main() {
         .unwrap();
     }
     code.push_str("];\n");
+    // A directory in rerun-if-changed is scanned for changes, but naming each file too makes
+    // an edit to any of them rebuild the embedded theme on every platform.
+    for f in &files {
+        println!("cargo:rerun-if-changed={f}");
+    }
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("embedded.rs");
     std::fs::write(out, code).unwrap();
 }

@@ -16,6 +16,7 @@ pub mod load;
 pub mod markdown;
 pub mod output;
 pub mod render;
+pub mod search;
 pub mod sections;
 pub mod site;
 pub mod symbols;

@@ -110,7 +110,7 @@ pub fn normalize_text(mut text: String) -> String {
 ///
 /// Works on the UTF-8 bytes: ASCII, lead bytes C2–CB (U+0080–U+02FF), D0–D4 (U+0400–U+053F,
 /// less the Cyrillic combining marks U+0483–U+0489 = D2 83–D2 89) and E2 80–82
-/// (U+2000–U+20BF) are all stable; any other byte sends the text to the full check.
+/// (U+2002–U+20BF) are all stable; any other byte sends the text to the full check.
 fn surely_nfc(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = 0;
@@ -125,7 +125,11 @@ fn surely_nfc(text: &str) -> bool {
                 return false;
             }
             i += 2;
-        } else if c == 0xE2 && b.get(i + 1).is_some_and(|n| (0x80..=0x82).contains(n)) {
+        } else if c == 0xE2
+            && b.get(i + 1).is_some_and(|n| (0x80..=0x82).contains(n))
+            // U+2000 and U+2001 (E2 80 80, E2 80 81) decompose to U+2002 and U+2003.
+            && !(b[i + 1] == 0x80 && b.get(i + 2).is_some_and(|n| *n <= 0x81))
+        {
             i += 3;
         } else {
             return false;
@@ -535,6 +539,9 @@ mod tests {
         }
         assert!(surely_nfc("Вітаю, ґанок — «так»’ café"));
         assert!(!surely_nfc("и\u{306}"));
+        assert!(!surely_nfc("a\u{2000}b"));
+        assert!(!surely_nfc("a\u{2001}b"));
+        assert!(surely_nfc("a\u{2002}b\u{2014}"));
     }
 
     #[test]

@@ -1,0 +1,2 @@
+pub mod analyzer;
+pub mod stem_uk;
