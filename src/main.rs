@@ -8,6 +8,11 @@ use clap::{Parser, Subcommand};
 use rulebook::build::{build, print_diagnostics, summary, BuildError, BuildOptions};
 use rulebook::diag::Diagnostics;
 
+/// A build allocates and frees many small strings on every thread; mimalloc's per-thread heaps
+/// made the whole build about a tenth cheaper in instructions than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "rulebook",
