@@ -489,58 +489,49 @@ fn display_term(term: &str) -> String {
     }
 }
 
+/// A page of the site to render and write.
+enum PageJob<'s> {
+    Index(&'s str),
+    Glossary(&'s str),
+    Chapter(&'s str, &'s str, usize),
+}
+
 /// Writes every file of the site into `dir`. Returns the number of files written.
 pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) -> usize {
     let r = Renderer::new(site, tera);
-    let mut jobs: Vec<(String, String, usize)> = Vec::new();
+    // One parallel pass over every page. The index and glossary pages of a large site are long
+    // single renders, so they go first: the chapter pages then fill the other threads around
+    // them instead of waiting behind them.
+    let mut jobs: Vec<PageJob> = Vec::new();
+    for lang in &site.config.languages {
+        jobs.push(PageJob::Index(lang));
+        jobs.push(PageJob::Glossary(lang));
+    }
     for lang in &site.config.languages {
         for (pos, id) in site.order.iter().enumerate() {
-            jobs.push((lang.clone(), id.clone(), pos));
+            jobs.push(PageJob::Chapter(lang, id, pos));
         }
     }
     let results: Vec<Result<(), Diagnostic>> = jobs
         .par_iter()
-        .map(|(lang, id, pos)| {
-            let html = r.chapter(lang, id, *pos)?;
-            write_file(
-                dir,
-                &format!("{}index.html", chapter_path(lang, id)),
-                html.as_bytes(),
-            )
-            .map_err(|e| io_error(dir, e))
+        .with_max_len(1)
+        .map(|job| {
+            let (path, html) = match *job {
+                PageJob::Index(lang) => (format!("{lang}/index.html"), r.index(lang)?),
+                PageJob::Glossary(lang) => {
+                    (format!("{lang}/glossary/index.html"), r.glossary(lang)?)
+                }
+                PageJob::Chapter(lang, id, pos) => (
+                    format!("{}index.html", chapter_path(lang, id)),
+                    r.chapter(lang, id, pos)?,
+                ),
+            };
+            write_file(dir, &path, html.as_bytes()).map_err(|e| io_error(dir, e))
         })
         .collect();
     let mut written = results.len();
     let mut fails: Vec<Diagnostic> = results.into_iter().filter_map(Result::err).collect();
-    let singles: Vec<Result<usize, Diagnostic>> = site
-        .config
-        .languages
-        .par_iter()
-        .map(|lang| {
-            let mut n = 0;
-            write_file(
-                dir,
-                &format!("{lang}/index.html"),
-                r.index(lang)?.as_bytes(),
-            )
-            .map_err(|e| io_error(dir, e))?;
-            n += 1;
-            write_file(
-                dir,
-                &format!("{lang}/glossary/index.html"),
-                r.glossary(lang)?.as_bytes(),
-            )
-            .map_err(|e| io_error(dir, e))?;
-            n += 1;
-            Ok(n)
-        })
-        .collect();
-    for s in singles {
-        match s {
-            Ok(n) => written += n,
-            Err(d) => fails.push(d),
-        }
-    }
+    written -= fails.len();
     let mut small: Vec<(String, Vec<u8>)> = Vec::new();
     match r.root_page() {
         Ok(h) => small.push(("index.html".into(), h.into_bytes())),
