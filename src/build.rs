@@ -5,12 +5,14 @@ use std::time::Instant;
 
 use crate::diag::{Diagnostics, Severity};
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
     pub site: PathBuf,
     pub output: Option<PathBuf>,
     pub base_url: Option<String>,
     pub strict: bool,
+    /// Strip raw HTML from Markdown whatever site.yaml says (content from strangers).
+    pub safe: bool,
 }
 
 /// What a finished build reports.
@@ -43,13 +45,13 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     if !site_root.join("content").is_dir() {
         diags.push(crate::diag::Diagnostic::error(
             "missing-content",
-            site_root.join("content"),
+            "content",
             0,
             "no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
         ));
         return Err(BuildError::Content);
     }
-    let site = crate::site::load(site_root, opts.base_url.as_deref(), diags);
+    let site = crate::site::load_opts(site_root, opts.base_url.as_deref(), opts.safe, diags);
     let tera = match &site {
         Some(s) => match crate::render::compile(&s.theme.templates) {
             Ok(t) => Some(t),

@@ -52,8 +52,11 @@ impl SiteConfig {
     /// means the file could not be used at all.
     pub fn load(root: &Path, diags: &mut Diagnostics) -> Option<SiteConfig> {
         let path = root.join(CONFIG_PATH);
-        let text = match std::fs::read(&path) {
-            Ok(bytes) => crate::load::decode(bytes, CONFIG_PATH, diags)?,
+        let text = match std::fs::metadata(&path) {
+            Ok(_) => {
+                let bytes = crate::limits::read_limited(&path, Path::new(CONFIG_PATH), diags)?;
+                crate::load::decode(bytes, CONFIG_PATH, diags)?
+            }
             Err(e) => {
                 diags.push(Diagnostic::error(
                     "missing-config",
@@ -71,6 +74,16 @@ impl SiteConfig {
     }
 
     pub fn parse(text: &str, diags: &mut Diagnostics) -> Option<SiteConfig> {
+        if let Some(at) = crate::limits::yaml_too_deep(text) {
+            diags.push(crate::limits::too_deep_diagnostic(
+                "bad-config",
+                Path::new(CONFIG_PATH),
+                text,
+                at,
+                1,
+            ));
+            return None;
+        }
         let raw: RawConfig = match serde_yaml::from_str(text) {
             Ok(r) => r,
             Err(e) => {

@@ -107,17 +107,26 @@ pub fn parse(text: &str, lang: &str, path: &Path, diags: &mut Diagnostics) -> Op
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
+            // serde_json puts an error found at a line break (an unclosed string) at column 0
+            // of the next line; the mistake is at the end of the line before
+            let (line, column) = match (e.line(), e.column()) {
+                (l, 0) if l > 1 => (
+                    l - 1,
+                    text.lines().nth(l - 2).map_or(0, |t| t.chars().count() + 1),
+                ),
+                lc => lc,
+            };
             diags.push(
                 Diagnostic::error(
                     "glossary-json",
                     path,
-                    e.line(),
+                    line,
                     format!(
                         "glossary is not valid JSON: {}",
                         strip_position(&e.to_string())
                     ),
                 )
-                .at_column(e.column()),
+                .at_column(column),
             );
             return None;
         }

@@ -12,6 +12,7 @@ pub mod config;
 pub mod diag;
 pub mod glossary;
 pub mod html;
+pub mod limits;
 pub mod load;
 pub mod markdown;
 pub mod output;

@@ -32,6 +32,8 @@ pub struct Chapter {
     pub body: String,
     /// 1-based line number of the body's first line in the file.
     pub body_line: usize,
+    /// 1-based line of the `id:` key, where a clash with another chapter is reported.
+    pub id_line: usize,
     /// Front-matter fields the build does not use itself (kept for `check`, e.g. translation hashes).
     pub extra: BTreeMap<String, serde_yaml::Value>,
 }
@@ -95,6 +97,19 @@ pub fn decode(bytes: Vec<u8>, shown: impl AsRef<Path>, diags: &mut Diagnostics) 
             return None;
         }
     };
+    if let Some(at) = text.find('\0') {
+        let (line, col) = crate::diag::LineIndex::new(&text).position(at);
+        diags.push(
+            Diagnostic::error(
+                "nul-byte",
+                shown.as_ref(),
+                line,
+                "the file holds a NUL byte (0x00): it is binary or damaged, not text",
+            )
+            .at_column(col),
+        );
+        return None;
+    }
     Some(normalize_text(text))
 }
 
@@ -197,6 +212,16 @@ pub fn parse_chapter(
     let yaml = &after_open[..close];
     let body_start = (4 + close + 4).min(text.len());
     let body_line = 2 + yaml.matches('\n').count() + 1;
+    if let Some(at) = crate::limits::yaml_too_deep(yaml) {
+        diags.push(crate::limits::too_deep_diagnostic(
+            "front-matter",
+            &path,
+            yaml,
+            at,
+            2,
+        ));
+        return None;
+    }
     let fm: FrontMatter = match serde_yaml::from_str::<Option<FrontMatter>>(yaml) {
         Ok(Some(fm)) => fm,
         Ok(None) => FrontMatter {
@@ -296,6 +321,7 @@ pub fn parse_chapter(
         dir,
         body: text[body_start..].to_string(),
         body_line,
+        id_line: key_line("id"),
         extra: fm.extra,
     })
 }
@@ -405,18 +431,10 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
                 files.push((real, shown, path.parent().unwrap_or(&dir).to_path_buf()));
             } else if name == "glossary.json" && path.parent() == Some(dir.as_path()) {
                 let mut local = Diagnostics::default();
-                match std::fs::read(&real) {
-                    Ok(bytes) => {
-                        if let Some(text) = decode(bytes, &shown, &mut local) {
-                            out.glossaries.insert(lang.clone(), (shown, text));
-                        }
-                    }
-                    Err(e) => local.push(Diagnostic::error(
-                        "io",
-                        &shown,
-                        0,
-                        format!("cannot read: {e}"),
-                    )),
+                if let Some(text) = crate::limits::read_limited(&real, &shown, &mut local)
+                    .and_then(|bytes| decode(bytes, &shown, &mut local))
+                {
+                    out.glossaries.insert(lang.clone(), (shown, text));
                 }
                 diags.extend(local.items);
             }
@@ -425,20 +443,9 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
             .into_par_iter()
             .map(|(real, shown, parent)| {
                 let mut local = Diagnostics::default();
-                let chapter = match std::fs::read(&real) {
-                    Ok(bytes) => decode(bytes, &shown, &mut local).and_then(|text| {
-                        parse_chapter(text, lang, shown.clone(), parent, &mut local)
-                    }),
-                    Err(e) => {
-                        local.push(Diagnostic::error(
-                            "io",
-                            &shown,
-                            0,
-                            format!("cannot read: {e}"),
-                        ));
-                        None
-                    }
-                };
+                let chapter = crate::limits::read_limited(&real, &shown, &mut local)
+                    .and_then(|bytes| decode(bytes, &shown, &mut local))
+                    .and_then(|text| parse_chapter(text, lang, shown.clone(), parent, &mut local));
                 (chapter, local)
             })
             .collect();
@@ -456,7 +463,7 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
                 diags.push(Diagnostic::error(
                     "duplicate-id",
                     &c.path,
-                    1,
+                    c.id_line,
                     format!(
                         "id `{}` is already used by {} in {lang}; ids must be unique per language",
                         c.id,

@@ -40,6 +40,10 @@ enum Command {
         /// Treat every warning as an error
         #[arg(long)]
         strict: bool,
+        /// Strip raw HTML from the Markdown (for content from people you do not know);
+        /// the same as `safe: true` in site.yaml
+        #[arg(long)]
+        safe: bool,
     },
 }
 
@@ -58,12 +62,14 @@ fn main() -> ExitCode {
             output,
             base_url,
             strict,
+            safe,
         } => {
             let opts = BuildOptions {
                 site,
                 output,
                 base_url,
                 strict,
+                safe,
             };
             let mut diags = Diagnostics::default();
             let result = build(&opts, &mut diags);

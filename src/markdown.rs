@@ -478,11 +478,14 @@ impl<'s> State<'s> {
         let whole_cell = self.in_cell && refs.len() == 1 && t.trim() == refs[0].number;
         let mut out = String::with_capacity(t.len() + 16);
         let mut last = 0;
+        // lines are counted incrementally: a 10 MB line with a million references must not
+        // rescan the text from its start for each one
+        let mut line = line;
         if !whole_cell {
             for m in refs {
-                self.symbols
-                    .render_into(&t[last..m.start], self.src.root, &mut out);
-                let line = line + t[..m.start].matches('\n').count();
+                let before = &t[last..m.start];
+                self.symbols.render_into(before, self.src.root, &mut out);
+                line += before.matches('\n').count();
                 let idx = self.out.pending.len();
                 self.out.pending.push(Pending::Bare {
                     number: m.number.clone(),
@@ -490,6 +493,7 @@ impl<'s> State<'s> {
                     line,
                 });
                 placeholder(&mut out, idx, Mark::Bare);
+                line += t[m.start..m.end].matches('\n').count();
                 last = m.end;
             }
         }
@@ -548,22 +552,17 @@ impl<'s> State<'s> {
                 let mut open = String::new();
                 placeholder(&mut open, idx, Mark::Open);
                 buf.push(Event::Html(open.into()));
-                for (e, _) in inner {
-                    match e {
-                        Event::End(TagEnd::Link) => {
-                            self.in_link = self.in_link.saturating_sub(1);
-                            let mut close = String::new();
-                            placeholder(&mut close, idx, Mark::Close);
-                            buf.push(Event::Html(close.into()));
-                        }
-                        Event::Text(t) => {
-                            self.plain(&t);
-                            let mut s = String::new();
-                            self.symbols.render_into(&t, self.src.root, &mut s);
-                            buf.push(Event::Html(s.into()));
-                        }
-                        other => buf.push(other),
-                    }
+                let closed = matches!(inner.last(), Some((Event::End(TagEnd::Link), _)));
+                let inner = inner
+                    .into_iter()
+                    .map(|(e, _)| e)
+                    .filter(|e| !matches!(e, Event::End(TagEnd::Link)));
+                self.link_text(inner, line, buf);
+                if closed {
+                    self.in_link = self.in_link.saturating_sub(1);
+                    let mut close = String::new();
+                    placeholder(&mut close, idx, Mark::Close);
+                    buf.push(Event::Html(close.into()));
                 }
                 return None;
             }
@@ -574,7 +573,7 @@ impl<'s> State<'s> {
                 "link has no target; its text is shown without a link (write a section number first to link a section)",
             ));
             self.in_link = self.in_link.saturating_sub(1);
-            skip_to_link_end(events, buf, self);
+            skip_to_link_end(events, buf, self, line);
             return None;
         }
         if let Some(frag) = d.strip_prefix('#') {
@@ -590,7 +589,7 @@ impl<'s> State<'s> {
                     placeholder(&mut open, idx, Mark::Open);
                     let mut close = String::new();
                     placeholder(&mut close, idx, Mark::Close);
-                    self.emit_wrapped(open, close, events, buf);
+                    self.emit_wrapped(open, close, line, events, buf);
                     return None;
                 }
             }
@@ -610,7 +609,7 @@ impl<'s> State<'s> {
                 "link to a `javascript:`, `vbscript:` or `data:` address; only its text is kept",
             ));
             self.in_link = self.in_link.saturating_sub(1);
-            skip_to_link_end(events, buf, self);
+            skip_to_link_end(events, buf, self, line);
             return None;
         }
         if !has_scheme(d) && !d.starts_with('/') {
@@ -630,7 +629,7 @@ impl<'s> State<'s> {
                 placeholder(&mut open, idx, Mark::Open);
                 let mut close = String::new();
                 placeholder(&mut close, idx, Mark::Close);
-                self.emit_wrapped(open, close, events, buf);
+                self.emit_wrapped(open, close, line, events, buf);
                 return None;
             }
         }
@@ -647,29 +646,57 @@ impl<'s> State<'s> {
         &mut self,
         open: String,
         close: String,
+        line: usize,
         events: &mut std::iter::Peekable<I>,
         buf: &mut Vec<Event<'a>>,
     ) where
         I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>,
     {
         buf.push(Event::Html(open.into()));
-        let mut depth = 0;
-        for (e, _) in events.by_ref() {
+        let inner = take_link_text(events);
+        self.link_text(inner, line, buf);
+        self.in_link = self.in_link.saturating_sub(1);
+        buf.push(Event::Html(close.into()));
+    }
+
+    /// The text of a link whose start tag was replaced (a cross-link, or a link that was
+    /// dropped): symbols become icons, images are checked like any other, and raw HTML obeys
+    /// safe mode. Without this, `[<script>…</script>](#7.1.0)` would slip past `--safe`.
+    fn link_text<'a>(
+        &mut self,
+        inner: impl IntoIterator<Item = Event<'a>>,
+        line: usize,
+        buf: &mut Vec<Event<'a>>,
+    ) {
+        let mut inner = inner.into_iter();
+        while let Some(e) = inner.next() {
             match e {
-                Event::Start(Tag::Link { .. }) => depth += 1,
-                Event::End(TagEnd::Link) if depth == 0 => break,
-                Event::End(TagEnd::Link) => depth -= 1,
                 Event::Text(t) => {
                     self.plain(&t);
                     let mut s = String::new();
                     self.symbols.render_into(&t, self.src.root, &mut s);
                     buf.push(Event::Html(s.into()));
                 }
+                Event::Html(_) | Event::InlineHtml(_) if self.src.safe => {}
+                Event::Start(Tag::Image {
+                    dest_url, title, ..
+                }) => {
+                    let mut alt = String::new();
+                    for e in inner.by_ref() {
+                        match e {
+                            Event::End(TagEnd::Image) => break,
+                            Event::Text(t) | Event::Code(t) => alt.push_str(&t),
+                            _ => {}
+                        }
+                    }
+                    let img = self.image(&dest_url, &title, &alt, line);
+                    buf.push(Event::Html(img.into()));
+                }
+                // a link inside a link is not valid HTML; keep its text only
+                Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
                 other => buf.push(other),
             }
         }
-        self.in_link = self.in_link.saturating_sub(1);
-        buf.push(Event::Html(close.into()));
     }
 
     fn image(&mut self, dest: &str, title: &str, alt: &str, line: usize) -> String {
@@ -778,25 +805,31 @@ fn skip_to_link_end<'a, I>(
     events: &mut std::iter::Peekable<I>,
     buf: &mut Vec<Event<'a>>,
     st: &mut State<'_>,
+    line: usize,
 ) where
     I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>,
 {
+    let inner = take_link_text(events);
+    st.link_text(inner, line, buf);
+}
+
+/// The events up to the end of the current link (consumed, not returned).
+fn take_link_text<'a, I>(events: &mut std::iter::Peekable<I>) -> Vec<Event<'a>>
+where
+    I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>,
+{
     let mut depth = 0;
+    let mut inner = Vec::new();
     for (e, _) in events.by_ref() {
         match e {
             Event::Start(Tag::Link { .. }) => depth += 1,
             Event::End(TagEnd::Link) if depth == 0 => break,
             Event::End(TagEnd::Link) => depth -= 1,
-            Event::Text(t) => {
-                st.plain(&t);
-                let mut s = String::new();
-                st.symbols.render_into(&t, st.src.root, &mut s);
-                buf.push(Event::Html(s.into()));
-            }
-            Event::Html(_) | Event::InlineHtml(_) if st.src.safe => {}
-            other => buf.push(other),
+            _ => {}
         }
+        inner.push(e);
     }
+    inner
 }
 
 /// A missing picture, described in words: what a screen reader says and what a reader sees.
@@ -825,14 +858,19 @@ pub fn lexical_join(base: &Path, rel: &str) -> PathBuf {
     out
 }
 
-fn percent_decode(s: &str) -> String {
+/// Decodes `%XX` escapes. Works on bytes, never slicing the text: `%` may stand before a
+/// Cyrillic letter, and a string slice there would cut a character in half.
+pub fn percent_decode(s: &str) -> String {
+    fn hex(b: u8) -> Option<u8> {
+        (b as char).to_digit(16).map(|d| d as u8)
+    }
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push(h * 16 + l);
                 i += 3;
                 continue;
             }

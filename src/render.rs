@@ -1,6 +1,6 @@
 //! Pages: fills the templates with the resolved site and writes the output folder.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -9,6 +9,7 @@ use tera::{Context, Tera};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::glossary::{alias_anchor, collation_key};
+
 use crate::html::escape;
 use crate::output::write_file;
 use crate::site::{Site, PAGE_ROOT};
@@ -86,6 +87,41 @@ pub fn template_error(e: &tera::Error, template: Option<&str>) -> Diagnostic {
         .collect::<Vec<_>>()
         .join(" ");
     Diagnostic::error("template", format!("templates/{name}"), line, msg).at_column(col)
+}
+
+/// Tera reports errors found while rendering (an unknown variable, filter or included template)
+/// without a line. The name it complains about is in the message, so find the line that uses it:
+/// in the template being rendered first, then in the others (the template it extends or
+/// includes), so the message points at the line to fix.
+pub fn locate_runtime_error(
+    mut d: Diagnostic,
+    template: &str,
+    templates: &BTreeMap<String, String>,
+) -> Diagnostic {
+    if d.line > 0 {
+        return d;
+    }
+    let Some(name) = ["`", "'["]
+        .iter()
+        .filter_map(|open| {
+            let close = if *open == "`" { "`" } else { "]'" };
+            let rest = d.message.split_once(open)?.1;
+            Some(rest.split_once(close)?.0.to_string())
+        })
+        .find(|n| !n.is_empty())
+    else {
+        return d;
+    };
+    let first = templates.get_key_value(template).into_iter();
+    let others = templates.iter().filter(|(k, _)| k.as_str() != template);
+    for (file, text) in first.chain(others) {
+        if let Some(i) = text.lines().position(|l| l.contains(name.as_str())) {
+            d.file = format!("templates/{file}").into();
+            d.line = i + 1;
+            break;
+        }
+    }
+    d
 }
 
 #[derive(Serialize)]
@@ -260,9 +296,13 @@ impl<'a> Renderer<'a> {
     }
 
     fn render(&self, template: &str, ctx: &Context) -> Result<String, Diagnostic> {
-        self.tera
-            .render(template, ctx)
-            .map_err(|e| template_error(&e, Some(template)))
+        self.tera.render(template, ctx).map_err(|e| {
+            locate_runtime_error(
+                template_error(&e, Some(template)),
+                template,
+                &self.site.theme.templates,
+            )
+        })
     }
 
     /// One chapter page for a reader of `lang`.

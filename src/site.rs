@@ -94,8 +94,19 @@ impl Site {
 /// Loads and resolves a site. Returns `None` when errors make rendering pointless; all problems
 /// (errors and warnings) are in `diags` either way.
 pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Option<Site> {
+    load_opts(root, base_url, false, diags)
+}
+
+/// [`load`], with `safe` forcing safe mode on (`--safe`) even when site.yaml does not ask for it.
+pub fn load_opts(
+    root: &Path,
+    base_url: Option<&str>,
+    safe: bool,
+    diags: &mut Diagnostics,
+) -> Option<Site> {
     let mut sw = crate::timing::Stopwatch::start();
     let mut config = SiteConfig::load(root, diags)?;
+    config.safe |= safe;
     if let Some(url) = base_url {
         match crate::config::normalize_base_url(url) {
             Ok(u) => config.base_url = u,

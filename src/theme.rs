@@ -45,6 +45,12 @@ fn merge(into: &mut serde_json::Value, from: serde_json::Value) {
 }
 
 fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<serde_json::Value> {
+    if let Some(at) = crate::limits::yaml_too_deep(text) {
+        diags.push(crate::limits::too_deep_diagnostic(
+            "i18n", shown, text, at, 1,
+        ));
+        return None;
+    }
     match serde_yaml::from_str::<serde_json::Value>(text) {
         Ok(v @ serde_json::Value::Object(_)) => Some(v),
         Ok(_) => {

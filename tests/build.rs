@@ -331,7 +331,7 @@ const BAD: &[(&str, &str, &str, &str)] = &[
         "content/en/03-x.md",
         "---\nid: intro\ntitle: X\n---\n",
         "duplicate-id",
-        "content/en/03-x.md:1:",
+        "content/en/03-x.md:2:",
     ),
     (
         "content/en/03-x.md",

@@ -1,0 +1,723 @@
+//! Bad input never crashes and never loses work: a table of broken sites, each of which must fail
+//! with the exact kind of error, the file and the line, a non-zero exit and no panic, while the
+//! site built before it stays byte for byte as it was.
+//!
+//! Cases whose finding is a warning (a malformed section number, a link leaving the site) are
+//! built with `--strict`, so the build fails on them and the same checks apply. Extreme but valid
+//! Markdown (100,000-deep nesting, a 10 MB line) is paired with one deliberate broken reference
+//! after it: the build must get through the extreme part and still count lines right.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+const EN_A: &str = "---\nid: a\ntitle: A\nweight: 1\n---\n\n## 1.1.0 One\n\nSee 1.1.0.\n";
+const UK_A: &str = "---\nid: a\ntitle: А\nweight: 1\n---\n\n## 1.1.0 Один\n\nДив. 1.1.0.\n";
+const EN_GLOSSARY: &str = "{\n  \"guard\": \"Guard text.\"\n}\n";
+const NEW: &str = "content/en/02-b.md";
+
+/// One broken site: files to write over the base fixture, files to remove, extra arguments, and
+/// the diagnostic that must be printed (`error[kind]: place`, where place is `file:line:`, or
+/// `file: ` when the finding has no line).
+struct Case {
+    name: &'static str,
+    write: Vec<(&'static str, Vec<u8>)>,
+    remove: Vec<&'static str>,
+    args: Vec<&'static str>,
+    kind: &'static str,
+    place: String,
+}
+
+fn case(name: &'static str, file: &'static str, text: impl Into<Vec<u8>>) -> Case {
+    Case {
+        name,
+        write: vec![(file, text.into())],
+        remove: vec![],
+        args: vec![],
+        kind: "",
+        place: String::new(),
+    }
+}
+
+impl Case {
+    /// The error expected at `file:line` (line 0: no line).
+    fn at(mut self, kind: &'static str, file: &str, line: usize) -> Self {
+        self.kind = kind;
+        self.place = if line == 0 {
+            format!("{file}: ")
+        } else {
+            format!("{file}:{line}:")
+        };
+        self
+    }
+    /// The error expected at `file:line:column`.
+    fn at_col(mut self, kind: &'static str, file: &str, line: usize, col: usize) -> Self {
+        self.kind = kind;
+        self.place = format!("{file}:{line}:{col}: ");
+        self
+    }
+    fn strict(mut self) -> Self {
+        self.args.push("--strict");
+        self
+    }
+    fn also(mut self, file: &'static str, text: impl Into<Vec<u8>>) -> Self {
+        self.write.push((file, text.into()));
+        self
+    }
+    fn without(mut self, file: &'static str) -> Self {
+        self.remove.push(file);
+        self
+    }
+}
+
+/// A chapter `b` with `body` after a four-line front matter (the body starts on line 5).
+fn chapter(body: impl AsRef<[u8]>) -> Vec<u8> {
+    let mut v = b"---\nid: b\ntitle: B\n---\n".to_vec();
+    v.extend_from_slice(body.as_ref());
+    v
+}
+
+fn site_yaml(text: &str) -> Vec<u8> {
+    text.as_bytes().to_vec()
+}
+
+fn cases() -> Vec<Case> {
+    let g = "content/en/glossary.json";
+    let y = "content/site.yaml";
+    let mut c = vec![
+        // ---------------------------------------------------------------- front matter
+        case("no front matter", NEW, "Just text.\n").at("front-matter", NEW, 1),
+        case("unterminated front matter", NEW, "---\nid: b\ntitle: B\n\nBody.\n").at(
+            "front-matter",
+            NEW,
+            1,
+        ),
+        case("front matter opened only", NEW, "---\n").at("front-matter", NEW, 1),
+        case("front matter not YAML", NEW, "---\nid: b\ntitle: B\n: : :\n---\n").at(
+            "front-matter",
+            NEW,
+            4,
+        ),
+        case("front matter is a plain string", NEW, "---\njust words\n---\n").at(
+            "front-matter",
+            NEW,
+            2,
+        ),
+        case("front matter unclosed bracket", NEW, "---\nid: b\ntitle: [oops\n---\n").at(
+            "front-matter",
+            NEW,
+            3,
+        ),
+        case("title is a list", NEW, "---\nid: b\ntitle: [1, 2]\n---\n").at(
+            "front-matter",
+            NEW,
+            3,
+        ),
+        case("id is a list", NEW, "---\nid: [b]\ntitle: B\n---\n").at("front-matter", NEW, 2),
+        case("weight is a word", NEW, "---\nid: b\ntitle: B\nweight: heavy\n---\n").at(
+            "front-matter",
+            NEW,
+            4,
+        ),
+        case(
+            "weight overflows",
+            NEW,
+            "---\nid: b\ntitle: B\nweight: 99999999999999999999999\n---\n",
+        )
+        .at("front-matter", NEW, 4),
+        case("duplicate title key", NEW, "---\nid: b\ntitle: B\ntitle: C\n---\n").at(
+            "front-matter",
+            NEW,
+            4,
+        ),
+        case("duplicate id key", NEW, "---\nid: b\ntitle: B\nid: c\n---\n").at(
+            "front-matter",
+            NEW,
+            4,
+        ),
+        case("no id", NEW, "---\ntitle: B\n---\nBody.\n").at("front-matter", NEW, 1),
+        case("no title", NEW, "---\nid: b\n---\nBody.\n").at("front-matter", NEW, 1),
+        case("empty title", NEW, "---\nid: b\ntitle: \"\"\n---\n").at("front-matter", NEW, 3),
+        case("empty front matter", NEW, "---\n---\nBody.\n").at("front-matter", NEW, 1),
+        case("id with a slash", NEW, "---\ntitle: B\nid: a/b\n---\n").at("bad-id", NEW, 3),
+        case("id is ..", NEW, "---\nid: ..\ntitle: B\n---\n").at("bad-id", NEW, 2),
+        case("id climbs out", NEW, "---\nid: ../../etc\ntitle: B\n---\n").at("bad-id", NEW, 2),
+        case("id with a space", NEW, "---\nid: a b\ntitle: B\n---\n").at("bad-id", NEW, 2),
+        case("id reserved", NEW, "---\nid: glossary\ntitle: B\n---\n").at("bad-id", NEW, 2),
+        case(
+            "id too long",
+            NEW,
+            format!("---\nid: {}\ntitle: B\n---\n", "x".repeat(300)),
+        )
+        .at("bad-id", NEW, 2),
+        case(
+            "YAML alias bomb",
+            NEW,
+            "---\nid: b\ntitle: B\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n\
+             c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n\
+             e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n\
+             g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n---\n",
+        )
+        .at("front-matter", NEW, 1),
+        case(
+            "YAML 100,000 levels deep",
+            NEW,
+            format!("---\nid: b\ntitle: B\ndescription: {}\n---\n", "[".repeat(100_000)),
+        )
+        .at("front-matter", NEW, 4),
+        case("only whitespace", NEW, "   \n\n\t  \n").at("front-matter", NEW, 1),
+        case("empty file", NEW, "").at("front-matter", NEW, 1),
+        // ---------------------------------------------------------------- duplicate ids
+        case("duplicate id, reported at the id line", NEW, "---\ntitle: B\n\nid: a\n---\n").at(
+            "duplicate-id",
+            NEW,
+            4,
+        ),
+        case(
+            "duplicate id in Ukrainian",
+            "content/uk/02-b.md",
+            "---\nid: a\ntitle: Б\n---\n",
+        )
+        .at("duplicate-id", "content/uk/02-b.md", 2),
+        case(
+            "duplicate section number",
+            NEW,
+            chapter("\nText.\n\n## 1.1.0 Again\n"),
+        )
+        .at("duplicate-section", NEW, 8),
+        // ---------------------------------------------------------------- glossary JSON
+        case("glossary syntax error", g, "{\n  \"a\": \"x\",\n  \"b\" \"y\"\n}").at_col(
+            "glossary-json",
+            g,
+            3,
+            7,
+        ),
+        case("glossary trailing text", g, "{\"a\": \"x\"} x").at_col("glossary-json", g, 1, 12),
+        case("glossary empty file", g, "").at("glossary-json", g, 1),
+        case("glossary unclosed string", g, "{\n\"a\": \"x\n}").at("glossary-json", g, 2),
+        case("glossary is an array", g, "[\"a\", \"b\"]").at("glossary-shape", g, 1),
+        case("glossary is a string", g, "\"hello\"").at("glossary-shape", g, 1),
+        case("glossary empty key", g, "{\n\"a\": \"x\",\n\"\": \"y\"\n}").at(
+            "glossary-shape",
+            g,
+            3,
+        ),
+        case("glossary blank key", g, "{\n\"a\": \"x\",\n\"   \": \"y\"\n}").at(
+            "glossary-shape",
+            g,
+            3,
+        ),
+        case(
+            "glossary duplicate key",
+            g,
+            "{\n\"a\": \"x\",\n\"b\": \"y\",\n\"a\": \"z\"\n}",
+        )
+        .at("glossary-duplicate-key", g, 4),
+        case("glossary value is a number", g, "{\n\"a\": \"x\",\n\"b\": 5\n}").at(
+            "glossary-shape",
+            g,
+            3,
+        ),
+        case(
+            "glossary entry without definition",
+            g,
+            "{\n\"a\": {\"term\": \"A\"}\n}",
+        )
+        .at("glossary-shape", g, 2),
+        case(
+            "glossary entry with unknown field",
+            g,
+            "{\n\"a\": {\"term\": \"A\", \"definition\": \"d\", \"colour\": 1}\n}",
+        )
+        .at("glossary-shape", g, 2),
+        case(
+            "glossary entry with empty term",
+            g,
+            "{\n\"a\": \"x\",\n\"b\": {\"term\": \" \", \"definition\": \"d\"}\n}",
+        )
+        .at("glossary-shape", g, 3),
+        case(
+            "glossary 100,000 levels deep",
+            g,
+            format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000)),
+        )
+        .at("glossary-json", g, 1),
+        case("glossary huge (over 16 MiB)", g, huge_glossary(17 << 20)).at("too-large", g, 0),
+        case("glossary not UTF-8", g, b"{\n\"a\": \"caf\xe9\"\n}".to_vec()).at_col(
+            "not-utf8", g, 2, 10,
+        ),
+        case("glossary NUL byte", g, b"{\n\"a\": \"x\x00\"\n}".to_vec()).at_col(
+            "nul-byte", g, 2, 8,
+        ),
+        // ---------------------------------------------------------------- site.yaml
+        case("site.yaml missing", "content/en/02-b.md", chapter(""))
+            .without(y)
+            .at("missing-config", y, 0),
+        case(
+            "unknown default language",
+            y,
+            site_yaml("title: x\nlanguages: [uk, en]\ndefault_language: de\n"),
+        )
+        .at("unknown-language", y, 3),
+        case(
+            "title in an unknown language",
+            y,
+            site_yaml("title: {uk: a, de: b}\nlanguages: [uk, en]\ndefault_language: uk\n"),
+        )
+        .at("unknown-language", y, 1),
+        case(
+            "language code is not a code",
+            y,
+            site_yaml("title: x\nlanguages: [uk, EN]\ndefault_language: uk\n"),
+        )
+        .at("bad-config", y, 2),
+        case(
+            "language listed twice",
+            y,
+            site_yaml("title: x\nlanguages: [uk, en, uk]\ndefault_language: uk\n"),
+        )
+        .at("bad-config", y, 2),
+        case(
+            "no languages",
+            y,
+            site_yaml("title: x\nlanguages: []\ndefault_language: uk\n"),
+        )
+        .at("bad-config", y, 2),
+        case(
+            "base_url with another scheme",
+            y,
+            site_yaml("title: x\nlanguages: [uk, en]\ndefault_language: uk\nbase_url: ftp://x/\n"),
+        )
+        .at("bad-base-url", y, 4),
+        case(
+            "base_url javascript:",
+            y,
+            site_yaml("title: x\nlanguages: [uk, en]\ndefault_language: uk\nbase_url: \"javascript:alert(1)\"\n"),
+        )
+        .at("bad-base-url", y, 4),
+        case(
+            "base_url with a quote",
+            y,
+            site_yaml("title: x\nlanguages: [uk, en]\ndefault_language: uk\nbase_url: '/a\"><script>/'\n"),
+        )
+        .at("bad-base-url", y, 4),
+        case(
+            "site.yaml unknown key",
+            y,
+            site_yaml("title: x\nlanguages: [uk, en]\ndefault_language: uk\nbase_ur: /\n"),
+        )
+        .at_col("bad-config", y, 4, 1),
+        case("site.yaml empty", y, site_yaml("")).at("bad-config", y, 1),
+        case("site.yaml not YAML", y, site_yaml("title: [\n")).at("bad-config", y, 2),
+        case(
+            "site.yaml nested too deep",
+            y,
+            format!("title: x\nlanguages: [uk, en]\ndefault_language: uk\ncname: {}\n", "{".repeat(100_000)),
+        )
+        .at("bad-config", y, 4),
+        case("site.yaml not UTF-8", y, b"title: \xff\n".to_vec()).at_col("not-utf8", y, 1, 8),
+        {
+            let mut k = case("--base-url is not a URL", NEW, chapter(""));
+            k.args = vec!["--base-url", "not a url"];
+            k.at("bad-base-url", "--base-url", 0)
+        },
+        // ---------------------------------------------------------------- Markdown extremes
+        case(
+            "50 MB chapter",
+            NEW,
+            chapter("Para 1.1.0 text.\n\n".repeat(50 << 20 >> 4)),
+        )
+        .at("too-large", NEW, 0),
+        case("NUL byte in a chapter", NEW, chapter(b"ab\x00c\n")).at_col("nul-byte", NEW, 5, 3),
+        case(
+            "100,000-deep block quotes, then a broken reference",
+            NEW,
+            chapter(format!("{} x\n\nSee 9.9.9.\n", ">".repeat(100_000))),
+        )
+        .strict()
+        .at("broken-ref", NEW, 7),
+        case(
+            "100,000-deep emphasis, then a broken reference",
+            NEW,
+            chapter(format!(
+                "{}x{}\n\nSee 9.9.9.\n",
+                "*".repeat(100_000),
+                "*".repeat(100_000)
+            )),
+        )
+        .strict()
+        .at("broken-ref", NEW, 7),
+        case(
+            "100,000 nested brackets, then a broken reference",
+            NEW,
+            chapter(format!(
+                "{}x{}\n\nSee 9.9.9.\n",
+                "[".repeat(100_000),
+                "](x)".repeat(100_000)
+            )),
+        )
+        .strict()
+        .at("broken-ref", NEW, 7),
+        case(
+            "3,000-deep list, then a broken reference",
+            NEW,
+            chapter(format!(
+                "{}\nSee 9.9.9.\n",
+                (0..3000)
+                    .map(|i| format!("{}- x\n", "  ".repeat(i)))
+                    .collect::<String>()
+            )),
+        )
+        .strict()
+        .at("broken-ref", NEW, 3006),
+        case(
+            "a 10 MB line of references, then a broken one",
+            NEW,
+            chapter(format!("{}\n\nSee 9.9.9.\n", "word 1.1.0 ".repeat(1_000_000))),
+        )
+        .strict()
+        .at("broken-ref", NEW, 7),
+        case(
+            "a 10 MB line of emphasis, then a broken reference",
+            NEW,
+            chapter(format!("{}\n\nSee 9.9.9.\n", "*a* ".repeat(2_500_000))),
+        )
+        .strict()
+        .at("broken-ref", NEW, 7),
+        case(
+            "only whitespace after the front matter, and a broken link in another chapter",
+            NEW,
+            chapter("  \n\t\n   \n"),
+        )
+        .also("content/en/03-c.md", "---\nid: c\ntitle: C\n---\n\n\nSee 9.9.9.\n")
+        .strict()
+        .at("broken-ref", "content/en/03-c.md", 7),
+        // ---------------------------------------------------------------- encodings
+        case("not UTF-8 (Latin-1)", NEW, chapter(b"caf\xe9\n")).at_col("not-utf8", NEW, 5, 4),
+        case(
+            "not UTF-8 in the title",
+            NEW,
+            b"---\nid: b\ntitle: \xc0\xaf\n---\n".to_vec(),
+        )
+        .at_col("not-utf8", NEW, 3, 8),
+        case("UTF-16", NEW, utf16("---\nid: b\ntitle: B\n---\n")).at_col("not-utf8", NEW, 1, 1),
+        case(
+            "UTF-8 surrogate",
+            NEW,
+            b"---\nid: b\ntitle: B\xed\xa0\x80\n---\n".to_vec(),
+        )
+        .at_col("not-utf8", NEW, 3, 9),
+        case(
+            "BOM and CRLF keep line numbers",
+            NEW,
+            b"\xef\xbb\xbf---\r\nid: b\r\ntitle: B\r\n---\r\n\r\n\r\nSee 9.9.9.\r\n".to_vec(),
+        )
+        .strict()
+        .at("broken-ref", NEW, 7),
+        case(
+            "lone CR line ends keep line numbers",
+            NEW,
+            b"---\rid: b\rtitle: B\r---\r\r\rSee 9.9.9.\r".to_vec(),
+        )
+        .strict()
+        .at("broken-ref", NEW, 7),
+        case(
+            "CRLF duplicate id at the id line",
+            NEW,
+            b"---\r\ntitle: B\r\nid: a\r\n---\r\n".to_vec(),
+        )
+        .at("duplicate-id", NEW, 3),
+        // ---------------------------------------------------------------- section numbers
+        case(
+            "heading number overflows",
+            NEW,
+            chapter("\n## 99999999999999999999.1 Big\n"),
+        )
+        .strict()
+        .at("bad-section-number", NEW, 6),
+        case("heading number 7..1", NEW, chapter("\n## 7..1 Twice\n"))
+            .strict()
+            .at("bad-section-number", NEW, 6),
+        case(
+            "trailing dots: 1.1. is 1.1.0's neighbour, 1.1.0. is 1.1.0",
+            NEW,
+            chapter("\n## 1.1. Fine\n\n## 1.1.0. Again\n"),
+        )
+        .at("duplicate-section", NEW, 8),
+        case(
+            "reference with a trailing dot is the number without it",
+            NEW,
+            chapter("\nSee 9.9.9.\n"),
+        )
+        .strict()
+        .at("broken-ref", NEW, 6),
+        case(
+            "link to an overflowing section number",
+            NEW,
+            chapter("\n[99999999999999999999.1.0 Big](#)\n"),
+        )
+        .strict()
+        .at("empty-link", NEW, 6),
+        case("link to #7..1", NEW, chapter("\n[x](#7..1)\n"))
+            .strict()
+            .at("broken-anchor", NEW, 6),
+        // ---------------------------------------------------------------- templates
+        case("template syntax error", "templates/chapter.html", "{% if %}\n").at_col(
+            "template",
+            "templates/chapter.html",
+            1,
+            7,
+        ),
+        case(
+            "template syntax error on line 3",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}\n{{ content | safe }\n{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 3),
+        case(
+            "template uses an unknown variable",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}\n<p>{{ nosuch.thing }}</p>\n{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 3),
+        case(
+            "template includes a missing template",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}\n\n{% include \"nope.html\" %}\n{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 4),
+        case("UI strings not YAML", "i18n/en.yaml", "a: [\n").at("i18n", "i18n/en.yaml", 2),
+        // ---------------------------------------------------------------- leaving the site
+        case(
+            "image climbs out of the site",
+            NEW,
+            chapter("\n![x](../../../../../../etc/passwd)\n"),
+        )
+        .strict()
+        .at("image-outside-site", NEW, 6),
+        case(
+            "image climbs out with percent-encoded dots",
+            NEW,
+            chapter("\n![x](%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd)\n"),
+        )
+        .strict()
+        .at("image-outside-site", NEW, 6),
+        case(
+            "percent before a Cyrillic letter in an image path",
+            NEW,
+            chapter("\n![x](%aй.png)\n"),
+        )
+        .strict()
+        .at("missing-image", NEW, 6),
+        case(
+            "javascript: link",
+            NEW,
+            chapter("\n\n[x](javascript:alert(1))\n"),
+        )
+        .strict()
+        .at("unsafe-link", NEW, 7),
+        case(
+            "content folder of an unknown language",
+            "content/de/01.md",
+            "---\nid: a\ntitle: A\n---\n",
+        )
+        .strict()
+        .at("unknown-language", "content/de", 0),
+    ];
+    c.push(Case {
+        name: "no content folder",
+        write: vec![],
+        remove: vec!["content"],
+        args: vec![],
+        kind: "",
+        place: String::new(),
+    });
+    let last = c.len() - 1;
+    c[last].kind = "missing-content";
+    c[last].place = "content: ".into();
+    c
+}
+
+fn utf16(s: &str) -> Vec<u8> {
+    let mut v = vec![0xFF, 0xFE];
+    for u in s.encode_utf16() {
+        v.extend_from_slice(&u.to_le_bytes());
+    }
+    v
+}
+
+/// A valid glossary of about `bytes` bytes.
+fn huge_glossary(bytes: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(bytes + 64);
+    s.push('{');
+    let mut i = 0;
+    while s.len() < bytes {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            "\"term {i}\": \"Definition number {i}, see 1.1.0.\"\n"
+        ));
+        i += 1;
+    }
+    s.push('}');
+    s.into_bytes()
+}
+
+fn base() -> tempfile::TempDir {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", EN_A),
+        ("content/uk/01-a.md", UK_A),
+        ("content/en/glossary.json", EN_GLOSSARY),
+    ]);
+    build_ok(dir.path());
+    dir
+}
+
+/// Every file below `dir` with its bytes, sorted by path.
+fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                files.push((
+                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn check(case: &Case, base: &Path, before: &[(std::path::PathBuf, Vec<u8>)]) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(base, dir.path());
+    for (file, bytes) in &case.write {
+        write(dir.path(), file, bytes);
+    }
+    for file in &case.remove {
+        let p = dir.path().join(file);
+        if p.is_dir() {
+            std::fs::remove_dir_all(p).unwrap();
+        } else {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+    let mut args = vec!["build", "--site", dir.path().to_str().unwrap()];
+    args.extend(case.args.iter().copied());
+    let r = run(&args);
+    let want = format!("error[{}]: {}", case.kind, case.place);
+    let mut problems = Vec::new();
+    if r.code == 0 {
+        problems.push("the build succeeded".to_string());
+    }
+    if r.code == 101 || r.stderr.contains("panicked") {
+        problems.push("the build panicked".to_string());
+    }
+    if r.code != 1 {
+        problems.push(format!("exit code {} instead of 1", r.code));
+    }
+    if !r.stderr.contains(&want) {
+        problems.push(format!("no `{want}`"));
+    }
+    if snapshot(&dir.path().join("public")) != before {
+        problems.push("the previous public/ changed".to_string());
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        let err: String = r.stderr.chars().take(1500).collect();
+        Err(format!(
+            "{}: {}\n  stderr: {err}",
+            case.name,
+            problems.join("; ")
+        ))
+    }
+}
+
+#[test]
+fn every_bad_input_names_kind_file_and_line_and_keeps_the_old_site() {
+    let base = base();
+    let before = snapshot(&base.path().join("public"));
+    assert!(before.len() > 10);
+    let cases = cases();
+    assert!(cases.len() >= 70, "only {} cases", cases.len());
+    // two at a time: the large cases are memory-heavy, and the suite runs beside others
+    let (a, b): (Vec<_>, Vec<_>) = cases.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+    let run = |part: Vec<(usize, &Case)>| {
+        part.into_iter()
+            .filter_map(|(_, c)| check(c, base.path(), &before).err())
+            .collect::<Vec<_>>()
+    };
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let ha = s.spawn(|| run(a));
+        let mut f = run(b);
+        f.extend(ha.join().unwrap());
+        f
+    });
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// `й` typed as `и` + U+0306 (NFD, as some editors and macOS file names produce it) is the same
+/// letter as the precomposed `й`: the same anchor, the same title, the same search terms.
+#[test]
+fn nfd_ukrainian_anchors_and_searches_like_nfc() {
+    let nfd = "---\nid: b\ntitle: Міи\u{0306} хід\n---\n\n## Біи\u{0306} і зброя\n\nГравець обирає сві\u{0438}\u{0306} бі\u{0438}\u{0306}.\n";
+    let nfc = "---\nid: b\ntitle: Мій хід\n---\n\n## Бій і зброя\n\nГравець обирає свій бій.\n";
+    let build = |text: &str| {
+        let dir = site(&[
+            ("content/site.yaml", SITE_YAML),
+            ("content/uk/01-a.md", UK_A),
+            ("content/uk/02-b.md", text),
+        ]);
+        build_ok(dir.path());
+        dir
+    };
+    let a = build(nfd);
+    let b = build(nfc);
+    let pa = page(&a.path().join("public/uk/b/index.html"));
+    let pb = page(&b.path().join("public/uk/b/index.html"));
+    assert_eq!(attrs(&pa, "h2[id]", "id"), ["бій-і-зброя"]);
+    assert_eq!(attrs(&pa, "h2[id]", "id"), attrs(&pb, "h2[id]", "id"));
+    assert_eq!(texts(&pa, "h1"), texts(&pb, "h1"));
+    assert_eq!(texts(&pa, "article p"), texts(&pb, "article p"));
+    let text = texts(&pa, "article p").join(" ");
+    assert!(!text.contains('\u{0306}'), "{text:?}");
+    // every output file is the same, byte for byte (search data included)
+    assert!(
+        snapshot(&a.path().join("public")) == snapshot(&b.path().join("public")),
+        "NFD and NFC sources built different sites"
+    );
+    // and the analyzer folds a query typed either way to the same terms
+    use rulebook::search::analyzer::tokenize;
+    let terms = |q: &str| tokenize(q).into_iter().map(|t| t.term).collect::<Vec<_>>();
+    assert_eq!(
+        terms("сві\u{0438}\u{0306} бі\u{0438}\u{0306}"),
+        terms("свій бій")
+    );
+}
