@@ -79,7 +79,18 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         ))
     })?;
     let mut render_diags = Diagnostics::default();
-    let files = crate::render::write_site(&site, tera, &staging.dir, &mut render_diags);
+    let mut files = crate::render::write_site(&site, tera, &staging.dir, &mut render_diags);
+    for (rel, bytes) in crate::export::files(&site) {
+        match crate::output::write_file(&staging.dir, &rel, &bytes) {
+            Ok(()) => files += 1,
+            Err(e) => render_diags.push(crate::diag::Diagnostic::error(
+                "io",
+                rel,
+                0,
+                format!("cannot write: {e}"),
+            )),
+        }
+    }
     sw.lap("render and write");
     let failed = render_diags
         .items

@@ -8,10 +8,13 @@
 //! - [`output`]: write into a staging folder and swap it in, never touching what is not ours.
 
 pub mod build;
+pub mod check;
 pub mod config;
 pub mod diag;
+pub mod export;
 pub mod glossary;
 pub mod html;
+pub mod init;
 pub mod limits;
 pub mod load;
 pub mod markdown;

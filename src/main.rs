@@ -45,6 +45,33 @@ enum Command {
         #[arg(long)]
         safe: bool,
     },
+    /// Check the content without writing anything: broken references and links, missing
+    /// translations, translation coverage, stale translations, terminology
+    Check {
+        #[arg(long, default_value = ".")]
+        site: PathBuf,
+        /// `text` for people, `json` for tools
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Exit 1 on warnings too
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Record that translations are up to date with their source chapters (all, or the ids given)
+    Translated {
+        #[arg(long, default_value = ".")]
+        site: PathBuf,
+        /// Chapter ids (default: every translated chapter)
+        chapters: Vec<String>,
+    },
+    /// Create a new bilingual site in DIR that builds at once
+    Init { dir: PathBuf },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
 }
 
 fn main() -> ExitCode {
@@ -57,6 +84,56 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Check {
+            site,
+            format,
+            strict,
+        } => {
+            let report = rulebook::check::check(&site, strict);
+            ExitCode::from(rulebook::check::output::print(
+                &report,
+                matches!(format, Format::Json),
+            ))
+        }
+        Command::Translated { site, chapters } => {
+            let mut diags = Diagnostics::default();
+            let result = rulebook::check::mark_translated(&site, &chapters, &mut diags);
+            diags
+                .items
+                .retain(|d| d.severity == rulebook::diag::Severity::Error);
+            print_diagnostics(&mut diags);
+            match result {
+                Ok(files) => {
+                    for f in &files {
+                        eprintln!("recorded the source of {}", f.display());
+                    }
+                    if files.is_empty() {
+                        eprintln!("every translation already records its current source");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Init { dir } => match rulebook::init::init(&dir) {
+            Ok(files) => {
+                for f in &files {
+                    eprintln!("created {}", f.display());
+                }
+                eprintln!(
+                    "a new site is in {0}; build it with `rulebook build --site {0}`, or work on it with `rulebook serve --site {0}`",
+                    dir.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Build {
             site,
             output,

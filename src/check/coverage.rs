@@ -1,0 +1,243 @@
+//! Translation coverage: for every chapter and language, how many text units are in that
+//! language. A unit of a chapter still written in another script (an English paragraph left in
+//! the Ukrainian chapter) is untranslated; a chapter a language lacks counts all of its units as
+//! missing, measured on the version the reader is shown instead.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::units::{script_of, written_in, Unit};
+
+/// The figures of one chapter in one language.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Figures {
+    pub translated: usize,
+    pub total: usize,
+    /// The language has no file for this chapter.
+    pub missing: bool,
+}
+
+impl Figures {
+    pub fn percent(&self) -> f64 {
+        if self.total == 0 {
+            100.0
+        } else {
+            100.0 * self.translated as f64 / self.total as f64
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChapterRow {
+    pub id: String,
+    /// Language → figures.
+    pub languages: BTreeMap<String, Figures>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Coverage {
+    /// Languages in site order.
+    pub languages: Vec<String>,
+    pub chapters: Vec<ChapterRow>,
+    pub total: BTreeMap<String, Figures>,
+}
+
+/// `units[lang][id]`: the units of every chapter that exists in `lang`; `order` is the reading
+/// order of chapter ids.
+pub fn measure(
+    languages: &[String],
+    order: &[String],
+    units: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
+) -> Coverage {
+    let mut cov = Coverage {
+        languages: languages.to_vec(),
+        ..Default::default()
+    };
+    for lang in languages {
+        cov.total.insert(lang.clone(), Figures::default());
+    }
+    for id in order {
+        let mut row = ChapterRow {
+            id: id.clone(),
+            languages: BTreeMap::new(),
+        };
+        for lang in languages {
+            let own = units.get(lang).and_then(|m| m.get(id));
+            let f = match own {
+                Some(us) => Figures {
+                    translated: match script_of(lang) {
+                        Some(s) => us.iter().filter(|u| written_in(&u.text, s)).count(),
+                        None => us.len(),
+                    },
+                    total: us.len(),
+                    missing: false,
+                },
+                None => {
+                    let shown = languages
+                        .iter()
+                        .find_map(|l| units.get(l).and_then(|m| m.get(id)));
+                    Figures {
+                        translated: 0,
+                        total: shown.map_or(0, Vec::len),
+                        missing: true,
+                    }
+                }
+            };
+            let t = cov.total.get_mut(lang).expect("every language has a total");
+            t.translated += f.translated;
+            t.total += f.total;
+            row.languages.insert(lang.clone(), f);
+        }
+        cov.chapters.push(row);
+    }
+    cov
+}
+
+/// The coverage as a plain-text table (one row per chapter, then the total).
+pub fn table(cov: &Coverage) -> String {
+    let cell = |f: &Figures| {
+        if f.missing {
+            format!("missing (0/{})", f.total)
+        } else {
+            format!("{:.0}% ({}/{})", f.percent(), f.translated, f.total)
+        }
+    };
+    let mut rows: Vec<Vec<String>> = vec![std::iter::once("chapter".to_string())
+        .chain(cov.languages.iter().cloned())
+        .collect()];
+    for r in &cov.chapters {
+        rows.push(
+            std::iter::once(r.id.clone())
+                .chain(cov.languages.iter().map(|l| cell(&r.languages[l])))
+                .collect(),
+        );
+    }
+    rows.push(
+        std::iter::once("total".to_string())
+            .chain(cov.languages.iter().map(|l| {
+                let f = &cov.total[l];
+                format!("{:.1}% ({}/{})", f.percent(), f.translated, f.total)
+            }))
+            .collect(),
+    );
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for (n, r) in rows.iter().enumerate() {
+        let line: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                let pad = w - c.chars().count();
+                if i == 0 {
+                    format!("{c}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{c}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+        if n == 0 || n == rows.len() - 2 {
+            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            out.push_str(&rule.join("  "));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The coverage as a Markdown table, for README-style reports.
+pub fn markdown_table(cov: &Coverage) -> String {
+    let mut out = format!(
+        "| chapter | {} |\n|---|{}\n",
+        cov.languages.join(" | "),
+        "---:|".repeat(cov.languages.len())
+    );
+    let cell = |f: &Figures| {
+        if f.missing {
+            format!("missing (0/{})", f.total)
+        } else {
+            format!("{:.0}% ({}/{})", f.percent(), f.translated, f.total)
+        }
+    };
+    for r in &cov.chapters {
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            r.id,
+            cov.languages
+                .iter()
+                .map(|l| cell(&r.languages[l]))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
+    }
+    out.push_str(&format!(
+        "| **total** | {} |\n",
+        cov.languages
+            .iter()
+            .map(|l| {
+                let f = &cov.total[l];
+                format!("**{:.1}%** ({}/{})", f.percent(), f.translated, f.total)
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(text: &str) -> Unit {
+        Unit {
+            line: 1,
+            text: text.into(),
+            section: String::new(),
+            heading: false,
+        }
+    }
+
+    #[test]
+    fn english_left_in_ukrainian_and_missing_chapters() {
+        let langs = vec!["uk".to_string(), "en".to_string()];
+        let order = vec!["a".to_string(), "b".to_string()];
+        let mut units: BTreeMap<String, BTreeMap<String, Vec<Unit>>> = BTreeMap::new();
+        units.entry("en".into()).or_default().insert(
+            "a".into(),
+            vec![unit("One"), unit("Two"), unit("Three"), unit("Four")],
+        );
+        units
+            .entry("en".into())
+            .or_default()
+            .insert("b".into(), vec![unit("Five"), unit("Six")]);
+        units.entry("uk".into()).or_default().insert(
+            "a".into(),
+            vec![unit("Один"), unit("Два"), unit("Three"), unit("Чотири")],
+        );
+        let c = measure(&langs, &order, &units);
+        assert_eq!(
+            c.chapters[0].languages["uk"],
+            Figures {
+                translated: 3,
+                total: 4,
+                missing: false
+            }
+        );
+        assert_eq!(
+            c.chapters[1].languages["uk"],
+            Figures {
+                translated: 0,
+                total: 2,
+                missing: true
+            }
+        );
+        assert_eq!((c.total["uk"].translated, c.total["uk"].total), (3, 6));
+        assert_eq!((c.total["en"].translated, c.total["en"].total), (6, 6));
+        assert!(table(&c).contains("missing (0/2)"));
+    }
+}

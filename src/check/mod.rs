@@ -1,0 +1,407 @@
+//! `rulebook check`: everything the build would report, and more, without writing anything.
+//!
+//! The load and resolve stages are the build's own ([`crate::site::load`]), so `check` and
+//! `build` can never disagree about a broken reference. On top of them `check` looks at the
+//! site as translators and editors do: which chapters and glossary entries one language lacks,
+//! how much of each language is really translated ([`coverage`]), which translations were made
+//! from a source text that has changed since ([`stale`]), glossary terms left untranslated or
+//! translated differently ([`terminology`]), and links written as site addresses ([`links`]).
+
+pub mod coverage;
+pub mod links;
+pub mod output;
+pub mod stale;
+pub mod terminology;
+pub mod units;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::site::Site;
+use units::Unit;
+
+/// What a check found.
+pub struct Report {
+    pub diags: Diagnostics,
+    /// `None` when the site could not be loaded at all.
+    pub coverage: Option<coverage::Coverage>,
+}
+
+/// The language translations are made from: the first language in site order that is not the
+/// default (readers' first) language — `en` for a `[uk, en]` site whose default is `uk`. A site
+/// with one language is its own source.
+pub fn source_language(config: &crate::config::SiteConfig) -> String {
+    config
+        .languages
+        .iter()
+        .find(|l| **l != config.default_language)
+        .unwrap_or(&config.default_language)
+        .clone()
+}
+
+/// Compares section numbers component by component (`7.2.0` < `7.10.0`); other keys by text.
+pub fn compare_numbers(a: &str, b: &str) -> std::cmp::Ordering {
+    let parse = |s: &str| -> Option<Vec<u64>> { s.split('.').map(|p| p.parse().ok()).collect() };
+    match (parse(a), parse(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => a.cmp(b),
+    }
+}
+
+/// Checks the site at `root`. `strict` turns warnings into errors.
+pub fn check(root: &Path, strict: bool) -> Report {
+    let mut diags = Diagnostics::default();
+    if !root.join("content").is_dir() {
+        diags.push(Diagnostic::error(
+            "missing-content",
+            root.join("content"),
+            0,
+            "no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
+        ));
+        return Report {
+            diags,
+            coverage: None,
+        };
+    }
+    let site = crate::site::load(root, None, &mut diags);
+    let mut sw = crate::timing::Stopwatch::start();
+    let mut coverage = None;
+    if let Some(site) = &site {
+        if let Err(errs) = crate::render::compile(&site.theme.templates) {
+            diags.extend(errs);
+        }
+        let units = all_units(site);
+        sw.lap("check: text units");
+        diags.extend(pairing(site));
+        diags.extend(glossary_duplicates(site));
+        diags.extend(stale_translations(site, &units));
+        sw.lap("check: pairs, stale");
+        let source = source_language(&site.config);
+        for lang in site.config.others(&source) {
+            let pairs: Vec<terminology::Pair<'_>> = site.pages[lang.as_str()]
+                .iter()
+                .filter_map(|p| {
+                    Some(terminology::Pair {
+                        file: &p.chapter.path,
+                        units: units.get(lang)?.get(&p.chapter.id)?,
+                        source_units: units.get(&source)?.get(&p.chapter.id)?,
+                    })
+                })
+                .collect();
+            diags.extend(terminology::check(lang, &source, &site.glossaries, &pairs));
+        }
+        sw.lap("check: terminology");
+        let targets = links::Targets::new(site);
+        for (lang, pages) in &site.pages {
+            let found: Vec<Vec<Diagnostic>> = pages
+                .par_iter()
+                .map(|p| {
+                    targets.check(
+                        site,
+                        lang,
+                        &p.chapter.id,
+                        &p.chapter.body,
+                        p.chapter.body_line,
+                        &p.chapter.path,
+                    )
+                })
+                .collect();
+            diags.extend(found.into_iter().flatten());
+        }
+        sw.lap("check: links");
+        coverage = Some(coverage::measure(
+            &site.config.languages,
+            &site.order,
+            &units,
+        ));
+        sw.lap("check: coverage");
+    }
+    if strict {
+        diags.make_strict();
+    }
+    diags.sort();
+    sw.lap("check: sort findings");
+    Report { diags, coverage }
+}
+
+/// The text units of every chapter: `[lang][id]`. The title is the first unit.
+pub fn all_units(site: &Site) -> BTreeMap<String, BTreeMap<String, Vec<Unit>>> {
+    site.pages
+        .iter()
+        .map(|(lang, pages)| {
+            let m: BTreeMap<String, Vec<Unit>> = pages
+                .par_iter()
+                .map(|p| (p.chapter.id.clone(), chapter_units(&p.chapter)))
+                .collect();
+            (lang.clone(), m)
+        })
+        .collect()
+}
+
+/// A chapter's units, its title first (a title left in English is untranslated text too).
+pub fn chapter_units(c: &crate::load::Chapter) -> Vec<Unit> {
+    let mut v = vec![Unit {
+        line: 1,
+        text: c.title.clone(),
+        section: String::new(),
+        heading: true,
+    }];
+    v.extend(units::units(&c.body, c.body_line));
+    v
+}
+
+/// Chapters and glossary keys that exist in one language only.
+fn pairing(site: &Site) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let langs = &site.config.languages;
+    if langs.len() < 2 {
+        return out;
+    }
+    let index = site.page_index();
+    let page = |l: &str, id: &str| index.get(&(l, id)).map(|&i| &site.pages[l][i]);
+    for id in &site.order {
+        let have: Vec<&String> = langs.iter().filter(|l| page(l, id).is_some()).collect();
+        if have.len() == langs.len() {
+            continue;
+        }
+        let lacking: Vec<&str> = langs
+            .iter()
+            .filter(|l| !have.contains(l))
+            .map(String::as_str)
+            .collect();
+        if let Some(p) = have.first().and_then(|l| page(l, id)) {
+            out.push(Diagnostic::warning(
+                "chapter-one-language",
+                &p.chapter.path,
+                1,
+                format!(
+                    "chapter `{id}` has no {} version yet; readers of {} see this text with a \"not translated\" banner",
+                    lacking.join(", "),
+                    lacking.join(", ")
+                ),
+            ));
+        }
+    }
+    for (lang, g) in &site.glossaries {
+        for e in &g.entries {
+            let keys: Vec<&String> = std::iter::once(&e.key).chain(&e.merged_keys).collect();
+            for other in site.config.others(lang) {
+                let has = site
+                    .glossaries
+                    .get(other)
+                    .is_some_and(|og| keys.iter().any(|k| og.get(k).is_some()));
+                if !has {
+                    out.push(Diagnostic::warning(
+                        "glossary-one-language",
+                        &g.path,
+                        e.line,
+                        format!(
+                            "glossary entry \"{}\" has no {other} entry with the same key",
+                            e.key
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Line of `"key":` in a glossary file's text.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    let quoted = serde_json::to_string(key).ok()?;
+    let mut from = 0;
+    while let Some(i) = text[from..].find(&quoted) {
+        let at = from + i;
+        let rest = text[at + quoted.len()..].trim_start();
+        if rest.starts_with(':') {
+            return Some(text[..at].matches('\n').count() + 1);
+        }
+        from = at + quoted.len();
+    }
+    None
+}
+
+/// Glossary entries that duplicate each other: the same definition under several keys (the
+/// build shows them as one entry with aliases) or the same term defined twice.
+fn glossary_duplicates(site: &Site) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for g in site.glossaries.values() {
+        let text = std::fs::read_to_string(site.root.join(&g.path)).unwrap_or_default();
+        let mut by_term: HashMap<String, &crate::glossary::Entry> = HashMap::new();
+        for e in &g.entries {
+            for k in &e.merged_keys {
+                out.push(Diagnostic::warning(
+                    "glossary-duplicate",
+                    &g.path,
+                    key_line(&text, k).unwrap_or(e.line),
+                    format!("entry \"{k}\" has the same definition as \"{}\" (line {}); it is shown as an alias of it — merge them or write distinct definitions", e.key, e.line),
+                ));
+            }
+            // the same term from different sources (rulebook, errata) is deliberate
+            let norm = format!(
+                "{}\u{0}{}",
+                crate::search::analyzer::fold(e.term.trim()),
+                e.source.as_deref().unwrap_or("")
+            );
+            if let Some(first) = by_term.get(&norm) {
+                out.push(Diagnostic::warning(
+                    "glossary-duplicate",
+                    &g.path,
+                    e.line,
+                    format!("term \"{}\" is already defined by entry \"{}\" (line {}); readers see two entries with one name", e.term, first.key, first.line),
+                ));
+            } else {
+                by_term.insert(norm, e);
+            }
+        }
+    }
+    out
+}
+
+/// Translations whose recorded source fingerprint no longer matches the source chapter.
+fn stale_translations(
+    site: &Site,
+    units: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for pages in site.pages.values() {
+        for p in pages {
+            let c = &p.chapter;
+            let Some(value) = c.extra.get("translated_from") else {
+                continue;
+            };
+            let line = front_matter_line(&site.root.join(&c.path), "translated_from").unwrap_or(1);
+            let then = match stale::parse(value) {
+                Ok(r) => r,
+                Err(msg) => {
+                    out.push(Diagnostic::warning("stale-translation", &c.path, line, msg));
+                    continue;
+                }
+            };
+            let Some(src) = site.page(&then.lang, &c.id) else {
+                out.push(Diagnostic::warning(
+                    "stale-translation",
+                    &c.path,
+                    line,
+                    format!(
+                        "translated from the {} chapter `{}`, which no longer exists",
+                        then.lang, c.id
+                    ),
+                ));
+                continue;
+            };
+            let now = stale::record(
+                &then.lang,
+                &src.chapter.title,
+                units
+                    .get(&then.lang)
+                    .and_then(|m| m.get(&c.id))
+                    .map(|v| &v[1..])
+                    .unwrap_or(&[]),
+            );
+            if now.hash == then.hash {
+                continue;
+            }
+            let changed = stale::changed_sections(&then, &now);
+            let what = if changed.is_empty() {
+                "its title changed".to_string()
+            } else {
+                let names: Vec<String> = changed
+                    .iter()
+                    .map(|s| {
+                        if s.is_empty() {
+                            "the opening text".to_string()
+                        } else {
+                            s.clone()
+                        }
+                    })
+                    .collect();
+                format!("changed since: {}", names.join(", "))
+            };
+            out.push(Diagnostic::warning(
+                "stale-translation",
+                &c.path,
+                line,
+                format!(
+                    "the {} source ({}) changed after this translation was made; {what}. Update the translation, then run `rulebook translated {}`",
+                    then.lang,
+                    src.chapter.path.display(),
+                    c.id
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// 1-based line of a top-level front-matter key in a chapter file.
+fn front_matter_line(file: &Path, key: &str) -> Option<usize> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let prefix = format!("{key}:");
+    text.lines()
+        .take_while(|_| true)
+        .position(|l| l.starts_with(&prefix))
+        .map(|i| i + 1)
+}
+
+/// `rulebook translated`: records, in each translation of the given chapters (all chapters when
+/// none are given), the fingerprint of the source text it now matches. Returns the files written.
+pub fn mark_translated(
+    root: &Path,
+    ids: &[String],
+    diags: &mut Diagnostics,
+) -> Result<Vec<PathBuf>, String> {
+    let Some(site) = crate::site::load(root, None, diags) else {
+        return Err("the site has errors; fix them first".into());
+    };
+    let source = source_language(&site.config);
+    for id in ids {
+        if site.page(&source, id).is_none() {
+            return Err(format!("no {source} chapter has the id `{id}`"));
+        }
+    }
+    let mut written = Vec::new();
+    for lang in site.config.others(&source) {
+        for p in site.pages.get(lang.as_str()).into_iter().flatten() {
+            let c = &p.chapter;
+            if !ids.is_empty() && !ids.contains(&c.id) {
+                continue;
+            }
+            let Some(src) = site.page(&source, &c.id) else {
+                continue;
+            };
+            let src_units = units::units(&src.chapter.body, src.chapter.body_line);
+            let rec = stale::record(&source, &src.chapter.title, &src_units);
+            let file = site.root.join(&c.path);
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", c.path.display()))?;
+            let new = stale::rewrite_front_matter(&text, &stale::to_yaml(&rec), &c.path)?;
+            if new != text {
+                std::fs::write(&file, new)
+                    .map_err(|e| format!("cannot write {}: {e}", c.path.display()))?;
+                written.push(c.path.clone());
+            }
+        }
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn numbers_sort_numerically() {
+        let mut v = vec!["7.10.0", "7.2.0", "", "10.1"];
+        v.sort_by(|a, b| super::compare_numbers(a, b));
+        assert_eq!(v, ["", "7.2.0", "7.10.0", "10.1"]);
+    }
+
+    #[test]
+    fn glossary_key_lines() {
+        let t = "{\n  \"a\": \"x \\\"b\\\": y\",\n  \"b\" : \"z\"\n}";
+        assert_eq!(super::key_line(t, "b"), Some(3));
+    }
+}

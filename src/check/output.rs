@@ -1,0 +1,61 @@
+//! How `rulebook check` shows its report: text for people, JSON for tools.
+
+use serde::Serialize;
+
+use super::Report;
+use crate::diag::Severity;
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    file: String,
+    line: usize,
+    column: usize,
+    kind: &'a str,
+    severity: Severity,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    findings: Vec<JsonFinding<'a>>,
+    errors: usize,
+    warnings: usize,
+    coverage: &'a Option<super::coverage::Coverage>,
+}
+
+/// Prints the report; returns the exit code: 1 when there are errors, else 0.
+pub fn print(report: &Report, json: bool) -> u8 {
+    let errors = report.diags.count(Severity::Error);
+    let warnings = report.diags.count(Severity::Warning);
+    if json {
+        let r = JsonReport {
+            findings: report
+                .diags
+                .items
+                .iter()
+                .map(|d| JsonFinding {
+                    file: d.file.to_string_lossy().replace('\\', "/"),
+                    line: d.line,
+                    column: d.column,
+                    kind: d.kind,
+                    severity: d.severity,
+                    message: &d.message,
+                })
+                .collect(),
+            errors,
+            warnings,
+            coverage: &report.coverage,
+        };
+        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+    } else {
+        for d in &report.diags.items {
+            println!("{d}");
+        }
+        if let Some(c) = &report.coverage {
+            println!("\ntranslation coverage (text units in the page's own language):\n");
+            print!("{}", super::coverage::table(c));
+        }
+        println!("\ncheck: {errors} error(s), {warnings} warning(s)");
+    }
+    u8::from(errors > 0)
+}

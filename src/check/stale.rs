@@ -1,0 +1,198 @@
+//! Stale translations: a translated chapter records, in its front matter, a fingerprint of the
+//! source text it was translated from; when the source changes, `check` says which sections
+//! moved on since.
+//!
+//! ```yaml
+//! translated_from:
+//!   lang: en
+//!   hash: 5f1d0c9a2b3e4f60      # the whole source chapter
+//!   sections:                   # each numbered section ("" is the text before the first one)
+//!     "7.1.0": 0a1b2c3d4e5f6071
+//! ```
+//!
+//! `rulebook translated` writes this block; translators run it after updating a chapter. The
+//! fingerprints are of the plain text (see [`super::units`]), so reformatting the source (a
+//! line break, emphasis) does not make a translation stale, while changing a word does.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::units::Unit;
+
+/// FNV-1a, 64 bits: stable across versions and platforms (unlike `std`'s hasher), and enough to
+/// notice that a text changed; it guards nothing against an adversary, nor needs to.
+pub fn fingerprint(parts: impl IntoIterator<Item = impl AsRef<str>>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.as_ref().bytes().chain(std::iter::once(0u8)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// The fingerprints of one source chapter.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+pub struct Record {
+    pub lang: String,
+    pub hash: String,
+    #[serde(default)]
+    pub sections: BTreeMap<String, String>,
+}
+
+/// Fingerprints of a source chapter: its title and units, whole and per section.
+pub fn record(lang: &str, title: &str, units: &[Unit]) -> Record {
+    let mut sections: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for u in units {
+        sections.entry(u.section.clone()).or_default().push(&u.text);
+    }
+    Record {
+        lang: lang.to_string(),
+        hash: fingerprint(std::iter::once(title).chain(units.iter().map(|u| u.text.as_str()))),
+        sections: sections
+            .into_iter()
+            .map(|(k, v)| (k, fingerprint(v)))
+            .collect(),
+    }
+}
+
+/// Reads a `translated_from` value; `Err` explains what is wrong with it.
+pub fn parse(value: &serde_yaml::Value) -> Result<Record, String> {
+    serde_yaml::from_value::<Record>(value.clone()).map_err(|e| {
+        format!("`translated_from` is not valid ({e}); run `rulebook translated` to write it")
+    })
+}
+
+/// Sections whose text differs between what was translated and the source now: changed,
+/// added and removed, in number order. Empty when only the title changed.
+pub fn changed_sections(then: &Record, now: &Record) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, h) in &now.sections {
+        if then.sections.get(k) != Some(h) {
+            out.push(k.clone());
+        }
+    }
+    for k in then.sections.keys() {
+        if !now.sections.contains_key(k) {
+            out.push(k.clone());
+        }
+    }
+    out.sort_by(|a, b| crate::check::compare_numbers(a, b));
+    out.dedup();
+    out
+}
+
+/// The YAML block for a record, as written into front matter.
+pub fn to_yaml(r: &Record) -> String {
+    let mut s = format!(
+        "translated_from:\n  lang: {}\n  hash: \"{}\"\n",
+        r.lang, r.hash
+    );
+    if !r.sections.is_empty() {
+        s.push_str("  sections:\n");
+        for (k, v) in &r.sections {
+            s.push_str(&format!("    \"{k}\": \"{v}\"\n"));
+        }
+    }
+    s
+}
+
+/// Replaces (or adds) the `translated_from` block in the front matter of a chapter file's text,
+/// leaving every other line exactly as it was (line ends included).
+pub fn rewrite_front_matter(text: &str, block: &str, file: &Path) -> Result<String, String> {
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let first = lines
+        .first()
+        .map(|l| l.trim_start_matches('\u{feff}').trim_end());
+    if first != Some("---") {
+        return Err(format!("{}: no front matter", file.display()));
+    }
+    let Some(close) = lines
+        .iter()
+        .skip(1)
+        .position(|l| l.trim_end() == "---")
+        .map(|i| i + 1)
+    else {
+        return Err(format!(
+            "{}: the front matter is never closed",
+            file.display()
+        ));
+    };
+    // drop an old block: the key line and the indented lines under it
+    let mut i = 1;
+    let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
+    kept.push(lines[0]);
+    while i < close {
+        if lines[i].starts_with("translated_from:") {
+            i += 1;
+            while i < close && (lines[i].starts_with(' ') || lines[i].starts_with('\t')) {
+                i += 1;
+            }
+            continue;
+        }
+        kept.push(lines[i]);
+        i += 1;
+    }
+    let mut out = String::with_capacity(text.len() + block.len());
+    for l in &kept {
+        out.push_str(l);
+    }
+    for l in block.lines() {
+        out.push_str(l);
+        out.push_str(nl);
+    }
+    for l in lines.drain(close..) {
+        out.push_str(l);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(text: &str, section: &str) -> Unit {
+        Unit {
+            line: 1,
+            text: text.into(),
+            section: section.into(),
+            heading: false,
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_front_matter() {
+        let r = record("en", "T", &[u("a", ""), u("b", "7.1.0")]);
+        let text = "---\nid: x\ntitle: T\ntranslated_from:\n  lang: en\n  hash: old\n---\nbody\n";
+        let new = rewrite_front_matter(text, &to_yaml(&r), Path::new("x.md")).unwrap();
+        assert!(new.starts_with("---\nid: x\ntitle: T\ntranslated_from:\n  lang: en\n"));
+        assert!(new.ends_with("---\nbody\n"));
+        assert_eq!(new.matches("translated_from").count(), 1);
+        let yaml = new.split("---\n").nth(1).unwrap();
+        let v: serde_yaml::Value = serde_yaml::from_str(yaml).unwrap();
+        assert_eq!(parse(&v["translated_from"]).unwrap(), r);
+    }
+
+    #[test]
+    fn changed_sections_are_listed() {
+        let then = record("en", "T", &[u("a", ""), u("b", "7.1.0"), u("c", "7.2.0")]);
+        let now = record("en", "T", &[u("a", ""), u("B", "7.1.0"), u("d", "7.10.0")]);
+        assert_eq!(changed_sections(&then, &now), ["7.1.0", "7.2.0", "7.10.0"]);
+        assert!(changed_sections(&then, &then).is_empty());
+    }
+
+    #[test]
+    fn crlf_files_keep_their_line_ends() {
+        let text = "---\r\nid: x\r\n---\r\nbody\r\n";
+        let new =
+            rewrite_front_matter(text, "translated_from:\n  lang: en\n", Path::new("x")).unwrap();
+        assert_eq!(
+            new,
+            "---\r\nid: x\r\ntranslated_from:\r\n  lang: en\r\n---\r\nbody\r\n"
+        );
+    }
+}

@@ -1,0 +1,390 @@
+//! Terminology: in translated text, a source-language glossary term left as it was, or a
+//! glossary term that the translation renders differently from the glossary.
+//!
+//! Terms are compared as sequences of analyzer terms (the search analyzer's stems), so
+//! `exhausted pools` matches `exhausted pool` and `виснаженого резерву` matches
+//! `виснажений резерв`. Sections are paired by number across languages; text before the first
+//! numbered section pairs with the other language's text before its first one.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::units::{script_of, written_in, Unit};
+use crate::diag::Diagnostic;
+use crate::glossary::Glossary;
+use crate::search::analyzer::tokenize;
+
+/// Sections (number, line) where a term is missing.
+type Places<'a> = Vec<(&'a str, usize)>;
+
+/// A term as a sequence of stems, each stem interned as a number.
+type Stems = Vec<u32>;
+
+/// Words of a text as the analyzer would cut them, lower-cased but not yet stemmed. Splitting is
+/// cheap; stemming is not, so [`Vocabulary`] stems each distinct word once.
+fn raw_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut w = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if super::units::is_word_char(c) || ('\u{300}'..='\u{36f}').contains(&c) || c == '\u{ad}' {
+            w.push(c);
+        } else if matches!(c, '\'' | '’' | 'ʼ' | '‘' | '`' | '´' | '′')
+            && !w.is_empty()
+            && chars.peek().is_some_and(|n| super::units::is_word_char(*n))
+        {
+            w.push('\'');
+        } else if !w.is_empty() {
+            out.push(std::mem::take(&mut w));
+        }
+    }
+    if !w.is_empty() {
+        out.push(w);
+    }
+    out
+}
+
+/// Every distinct word of the texts compared, with its analyzer terms as interned numbers.
+struct Vocabulary {
+    words: HashMap<String, Vec<u32>>,
+}
+
+impl Vocabulary {
+    fn new<'a>(texts: impl ParallelIterator<Item = &'a str>) -> Vocabulary {
+        let distinct: HashSet<String> = texts
+            .fold(HashSet::new, |mut set, t| {
+                set.extend(raw_words(t));
+                set
+            })
+            .reduce(HashSet::new, |mut a, b| {
+                a.extend(b);
+                a
+            });
+        let stemmed: Vec<(String, Vec<String>)> = distinct
+            .into_par_iter()
+            .map(|w| {
+                let terms = tokenize(&w).into_iter().map(|t| t.term).collect();
+                (w, terms)
+            })
+            .collect();
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut words = HashMap::with_capacity(stemmed.len());
+        for (w, terms) in stemmed {
+            let seq = terms
+                .into_iter()
+                .map(|t| {
+                    let n = ids.len() as u32;
+                    *ids.entry(t).or_insert(n)
+                })
+                .collect();
+            words.insert(w, seq);
+        }
+        Vocabulary { words }
+    }
+
+    fn stems(&self, text: &str) -> Stems {
+        let mut out = Vec::new();
+        for w in raw_words(text) {
+            match self.words.get(&w) {
+                Some(seq) => out.extend_from_slice(seq),
+                // a word not seen when the vocabulary was made can match nothing
+                None => out.push(u32::MAX),
+            }
+        }
+        out
+    }
+}
+
+/// The name of a term without a note in brackets: `ability (rulebook)` → `ability`.
+fn bare(term: &str) -> &str {
+    term.split(" (").next().unwrap_or(term).trim()
+}
+
+fn contains(haystack: &[u32], needle: &[u32]) -> bool {
+    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A long text's stems with where each one occurs, so that asking "does it contain this term"
+/// for many terms looks only where the term's first stem is.
+struct Positions<'a> {
+    words: &'a [u32],
+    at: HashMap<u32, Vec<usize>>,
+}
+
+impl<'a> Positions<'a> {
+    fn new(words: &'a [u32]) -> Self {
+        let mut at: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (i, w) in words.iter().enumerate() {
+            at.entry(*w).or_default().push(i);
+        }
+        Positions { words, at }
+    }
+
+    fn contains(&self, needle: &[u32]) -> bool {
+        let Some(first) = needle.first() else {
+            return false;
+        };
+        self.at
+            .get(first)
+            .is_some_and(|v| v.iter().any(|&i| self.words[i..].starts_with(needle)))
+    }
+}
+
+/// Finds which of a set of terms occur in a text, by their first stem.
+struct Matcher {
+    by_first: HashMap<u32, Vec<(usize, Stems)>>,
+}
+
+impl Matcher {
+    fn new(terms: impl IntoIterator<Item = (usize, Stems)>) -> Self {
+        let mut by_first: HashMap<u32, Vec<(usize, Stems)>> = HashMap::new();
+        for (i, s) in terms {
+            if let Some(f) = s.first() {
+                by_first.entry(*f).or_default().push((i, s));
+            }
+        }
+        Matcher { by_first }
+    }
+
+    fn find(&self, text: &[u32]) -> HashSet<usize> {
+        let mut found = HashSet::new();
+        for (i, t) in text.iter().enumerate() {
+            for (id, s) in self.by_first.get(t).into_iter().flatten() {
+                if !found.contains(id) && text[i..].starts_with(s) {
+                    found.insert(*id);
+                }
+            }
+        }
+        found
+    }
+}
+
+/// One chapter to compare: the translation (`lang`, `units`, file) and its source units.
+pub struct Pair<'a> {
+    pub file: &'a Path,
+    pub units: &'a [Unit],
+    pub source_units: &'a [Unit],
+}
+
+/// Checks every chapter of `lang` translated from `source`.
+pub fn check(
+    lang: &str,
+    source: &str,
+    glossaries: &BTreeMap<String, Glossary>,
+    pairs: &[Pair<'_>],
+) -> Vec<Diagnostic> {
+    let (Some(src_g), Some(script)) = (glossaries.get(source), script_of(lang)) else {
+        return Vec::new();
+    };
+    let own_g = glossaries.get(lang);
+    let glossary_texts: Vec<&str> = glossaries
+        .values()
+        .flat_map(|g| &g.entries)
+        .flat_map(|e| std::iter::once(e.term.as_str()).chain(e.aliases.iter().map(String::as_str)))
+        .collect();
+    let vocab = Vocabulary::new(
+        pairs
+            .par_iter()
+            .flat_map_iter(|p| {
+                p.units
+                    .iter()
+                    .chain(p.source_units)
+                    .map(|u| u.text.as_str())
+            })
+            .chain(glossary_texts.into_par_iter()),
+    );
+    let stems = |t: &str| vocab.stems(t);
+    // Source terms (with their aliases), each pointing back at its entry.
+    let mut src_terms: Vec<(usize, Stems)> = Vec::new();
+    for (i, e) in src_g.entries.iter().enumerate() {
+        for name in std::iter::once(&e.term).chain(&e.aliases) {
+            let name = bare(name);
+            let s: Stems = stems(name);
+            // very short names (`DR`, `a`) match too much ordinary text to be useful
+            if name.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
+                src_terms.push((i, s));
+            }
+        }
+    }
+    // The translation of each source entry, where the glossary has one.
+    let translations: Vec<Option<(String, Vec<Stems>)>> = src_g
+        .entries
+        .iter()
+        .map(|e| {
+            let o = own_g?.get(&e.key).or_else(|| {
+                e.merged_keys
+                    .iter()
+                    .find_map(|k| own_g.and_then(|g| g.get(k)))
+            })?;
+            let forms: Vec<Stems> = std::iter::once(&o.term)
+                .chain(&o.aliases)
+                .map(|t| stems(bare(t)))
+                .filter(|s| !s.is_empty())
+                .collect();
+            Some((bare(&o.term).to_string(), forms))
+        })
+        .collect();
+    let mut src_terms_of: Vec<Vec<Stems>> = vec![Vec::new(); src_g.entries.len()];
+    for (i, s) in &src_terms {
+        src_terms_of[*i].push(s.clone());
+    }
+    let matcher = Matcher::new(src_terms);
+    pairs
+        .par_iter()
+        .flat_map_iter(|p| {
+            let mut out = Vec::new();
+            let own_stems: Vec<Stems> = p.units.iter().map(|u| stems(&u.text)).collect();
+            // 1. source terms left in the translated text
+            for (u, words) in p.units.iter().zip(&own_stems) {
+                if !written_in(&u.text, script) {
+                    continue; // an untranslated paragraph: coverage reports it
+                }
+                let mut found: Vec<usize> = matcher.find(words).into_iter().collect();
+                found.sort_unstable();
+                for i in found {
+                    let e = &src_g.entries[i];
+                    // a name the translation keeps on purpose (a title, a brand)
+                    if let Some((_, forms)) = &translations[i] {
+                        if forms.iter().any(|f| contains(words, f)) {
+                            continue;
+                        }
+                    }
+                    let hint = match &translations[i] {
+                        Some((t, _)) => format!("; the glossary translates it as \"{t}\""),
+                        None => "; the glossary has no translation for it yet".to_string(),
+                    };
+                    out.push(Diagnostic::warning(
+                        "untranslated-term",
+                        p.file,
+                        u.line,
+                        format!("{source} glossary term \"{}\" is left untranslated in {lang} text{hint}", bare(&e.term)),
+                    ));
+                }
+            }
+            // 2. glossary terms translated differently, section by section; one finding per
+            // term and chapter, naming the sections
+            let mut src_sections: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+            for u in p.source_units {
+                src_sections.entry(&u.section).or_default().extend(stems(&u.text));
+            }
+            let mut own_sections: BTreeMap<&str, (usize, bool, Vec<u32>)> = BTreeMap::new();
+            for (u, words) in p.units.iter().zip(&own_stems) {
+                let s = own_sections
+                    .entry(&u.section)
+                    .or_insert((u.line, true, Vec::new()));
+                s.1 &= written_in(&u.text, script);
+                s.2.extend_from_slice(words);
+            }
+            // translation → (source term, [(section, line)])
+            let mut missing: BTreeMap<String, (String, Places<'_>)> = BTreeMap::new();
+            for (key, (line, translated, words)) in &own_sections {
+                let Some(src_words) = src_sections.get(key) else { continue };
+                if !translated {
+                    continue;
+                }
+                let mut found: Vec<usize> = matcher.find(src_words).into_iter().collect();
+                found.sort_unstable();
+                let own = Positions::new(words);
+                for i in found {
+                    let Some((t, forms)) = &translations[i] else { continue };
+                    // a source term left as it is: reported above as untranslated
+                    let left = src_terms_of[i].iter().any(|f| own.contains(f));
+                    if left || forms.iter().any(|f| own.contains(f)) {
+                        continue;
+                    }
+                    let m = missing
+                        .entry(t.clone())
+                        .or_insert_with(|| (bare(&src_g.entries[i].term).to_string(), Vec::new()));
+                    if !m.1.iter().any(|(k, _)| k == key) {
+                        m.1.push((key, *line));
+                    }
+                }
+            }
+            for (t, (term, places)) in missing {
+                let names: Vec<String> = places
+                    .iter()
+                    .take(5)
+                    .map(|(k, _)| if k.is_empty() { "the opening text".to_string() } else { format!("section {k}") })
+                    .collect();
+                let more = if places.len() > 5 { format!(" and {} more", places.len() - 5) } else { String::new() };
+                out.push(Diagnostic::warning(
+                    "inconsistent-term",
+                    p.file,
+                    places[0].1,
+                    format!(
+                        "the {source} text uses the glossary term \"{term}\" in {}{more}, but this translation never uses the glossary's \"{t}\" there",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            out
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(lang: &str, json: &str) -> Glossary {
+        let mut d = crate::diag::Diagnostics::default();
+        crate::glossary::parse(json, lang, Path::new("g.json"), &mut d).unwrap()
+    }
+
+    fn u(text: &str, section: &str, line: usize) -> Unit {
+        Unit {
+            line,
+            text: text.into(),
+            section: section.into(),
+            heading: false,
+        }
+    }
+
+    #[test]
+    fn finds_both_kinds() {
+        let mut gs = BTreeMap::new();
+        gs.insert(
+            "en".to_string(),
+            g(
+                "en",
+                r#"{"exhausted pool": "Where spent dice go.", "discard": "To put a card away."}"#,
+            ),
+        );
+        gs.insert(
+            "uk".to_string(),
+            g("uk", r#"{"exhausted pool": {"term": "Виснажений резерв", "definition": "Куди йдуть кубики."}, "discard": {"term": "Скинути", "definition": "Відкласти карту."}}"#),
+        );
+        let src = vec![
+            u("Move the dice to your exhausted pool.", "", 1),
+            u("Discard a card.", "1.1.0", 3),
+        ];
+        let own = vec![
+            u("Перемістіть кубики у ваш exhausted pool.", "", 1),
+            u("Викиньте карту.", "1.1.0", 3),
+        ];
+        let pairs = [Pair {
+            file: Path::new("uk.md"),
+            units: &own,
+            source_units: &src,
+        }];
+        let d = check("uk", "en", &gs, &pairs);
+        let kinds: Vec<(&str, usize)> = d.iter().map(|d| (d.kind, d.line)).collect();
+        assert!(kinds.contains(&("untranslated-term", 1)), "{d:?}");
+        assert!(kinds.contains(&("inconsistent-term", 3)), "{d:?}");
+        // inflected forms of the glossary's translation are the same term
+        let own = vec![
+            u("Перемістіть кубики до виснаженого резерву.", "", 1),
+            u("Скиньте карту.", "1.1.0", 3),
+        ];
+        let pairs = [Pair {
+            file: Path::new("uk.md"),
+            units: &own,
+            source_units: &src,
+        }];
+        let d = check("uk", "en", &gs, &pairs);
+        assert!(d.iter().all(|d| d.kind != "untranslated-term"), "{d:?}");
+        assert!(!d.iter().any(|d| d.line == 1), "{d:?}");
+    }
+}

@@ -1,0 +1,187 @@
+//! Machine-readable exports written with the site, for bots and other tools:
+//!
+//! - `<lang>/glossary.json`: the language's glossary in the format the chat-bot glossary came
+//!   in, `{"term": "definition"}` (Markdown definitions, file order), so a bot that read the
+//!   original file reads this one unchanged;
+//! - `<lang>/sections.json`: every heading of every chapter the language has, as
+//!   `{"number", "title", "chapter", "url", "text"}`. `text` is the start of the section's first
+//!   paragraph (at most [`EXCERPT_CHARS`] characters): enough to show or to pick a section,
+//!   while the page at `url` has the rest. Full texts would double the size of a large site.
+
+use std::fmt::Write as _;
+
+use crate::site::Site;
+
+/// Longest excerpt in `sections.json`, in characters.
+pub const EXCERPT_CHARS: usize = 160;
+
+/// The export files: (path below the output root, bytes).
+pub fn files(site: &Site) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for lang in &site.config.languages {
+        if let Some(g) = site.glossaries.get(lang) {
+            out.push((
+                format!("{lang}/glossary.json"),
+                glossary_json(g).into_bytes(),
+            ));
+        }
+        out.push((
+            format!("{lang}/sections.json"),
+            sections_json(site, lang).into_bytes(),
+        ));
+    }
+    out
+}
+
+fn json(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// `{"term": "definition"}` in file order: an entry's own name in this language (its term), then
+/// the keys merged into it (identical definitions), each with the definition.
+pub fn glossary_json(g: &crate::glossary::Glossary) -> String {
+    let mut s = String::from("{");
+    let mut seen = std::collections::HashSet::new();
+    let mut first = true;
+    for e in &g.entries {
+        let names =
+            std::iter::once(e.term.as_str()).chain(e.merged_keys.iter().map(String::as_str));
+        for name in names {
+            if !seen.insert(name) {
+                continue;
+            }
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            let _ = write!(s, "\n  {}: {}", json(name), json(&e.definition));
+        }
+    }
+    s.push_str("\n}\n");
+    s
+}
+
+/// Cuts text at a word boundary to at most `max` characters, marking the cut with `…`.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let t: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if t.chars().count() <= max {
+        return t;
+    }
+    let cut: String = t.chars().take(max).collect();
+    let cut = match cut.rfind(' ') {
+        Some(i) if i > max / 2 => &cut[..i],
+        _ => cut.as_str(),
+    };
+    format!("{}…", cut.trim_end_matches([',', ';', ':', ' ']))
+}
+
+pub fn sections_json(site: &Site, lang: &str) -> String {
+    let base = &site.config.base_url;
+    let mut s = String::from("[");
+    let mut first = true;
+    let Some(pages) = site.pages.get(lang) else {
+        return "[]\n".into();
+    };
+    let mut push =
+        |s: &mut String, number: Option<&str>, title: &str, id: &str, anchor: &str, text: &str| {
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            let syms = &site.symbols[lang];
+            let _ = write!(
+                s,
+                "\n{{\"number\":{},\"title\":{},\"chapter\":{},\"url\":{},\"text\":{}}}",
+                number.map_or("null".to_string(), json),
+                json(&syms.to_plain(title)),
+                json(id),
+                json(&format!(
+                    "{base}{lang}/{id}/{}",
+                    if anchor.is_empty() {
+                        String::new()
+                    } else {
+                        format!("#{anchor}")
+                    }
+                )),
+                json(&excerpt(&syms.to_plain(text), EXCERPT_CHARS)),
+            );
+        };
+    let by_pos: std::collections::HashMap<&str, usize> = site
+        .order
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
+    let mut ordered: Vec<&crate::site::ChapterPage> = pages.iter().collect();
+    ordered.sort_by_key(|p| {
+        by_pos
+            .get(p.chapter.id.as_str())
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
+    for p in ordered {
+        let id = &p.chapter.id;
+        let blocks = &p.prepared.blocks;
+        let text_of = |h: Option<usize>| {
+            blocks
+                .iter()
+                .find(|b| b.heading == h)
+                .map(|b| {
+                    if b.first_paragraph.is_empty() {
+                        b.text.as_str()
+                    } else {
+                        b.first_paragraph.as_str()
+                    }
+                })
+                .unwrap_or("")
+        };
+        push(
+            &mut s,
+            p.title_number.as_deref(),
+            &p.title_text,
+            id,
+            p.title_number.as_deref().unwrap_or(""),
+            text_of(None),
+        );
+        for (i, h) in p.prepared.headings.iter().enumerate() {
+            push(
+                &mut s,
+                h.number.as_deref(),
+                &h.title,
+                id,
+                &h.anchor,
+                text_of(Some(i)),
+            );
+        }
+    }
+    s.push_str("\n]\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_cut_at_words() {
+        assert_eq!(excerpt("short  text", 20), "short text");
+        assert_eq!(excerpt("one two three four", 12), "one two…");
+        assert_eq!(excerpt("абвгґдежзий", 5), "абвгґ…");
+    }
+
+    #[test]
+    fn glossary_keeps_the_seed_format() {
+        let mut d = crate::diag::Diagnostics::default();
+        let g = crate::glossary::parse(
+            r#"{"zeta": "Last.", "drp": "Same.", "ddrp": "Same.", "a": {"term": "Альфа", "definition": "Перша."}}"#,
+            "en",
+            std::path::Path::new("g.json"),
+            &mut d,
+        )
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&glossary_json(&g)).unwrap();
+        assert_eq!(v["zeta"], "Last.");
+        assert_eq!(v["ddrp"], "Same.");
+        assert_eq!(v["Альфа"], "Перша.");
+    }
+}

@@ -1,0 +1,169 @@
+//! `rulebook init DIR`: a new bilingual site that builds at once with the embedded theme.
+//!
+//! It holds the least a real site has: `site.yaml`, one chapter in both languages with
+//! numbered sections and a cross-link, a glossary with one term per language, and a GitHub
+//! Pages workflow. The Ukrainian chapter already records the English text it translates, so
+//! `rulebook check` on a fresh site is clean and turns stale the day the English changes.
+
+use std::path::{Path, PathBuf};
+
+const SITE_YAML: &str = "\
+# The site's settings. base_url is where it is published: \"/\" for the root of a domain,
+# \"https://<owner>.github.io/<repository>/\" for GitHub Pages (the workflow sets it for you).
+title:
+  uk: \"Правила гри\"
+  en: \"Rules of the Game\"
+languages: [uk, en]
+default_language: uk
+base_url: \"/\"
+";
+
+const EN_CHAPTER: &str = "\
+---
+id: basics
+title: \"1.0.0 Basics\"
+weight: 10
+---
+
+This chapter exists in every language: files with the same `id` are one chapter.
+
+## 1.1.0 Turns
+
+Players take turns in clockwise order. On your turn, draw a card, then play one.
+
+## 1.2.0 Winning
+
+The first player with no cards left in hand wins. Turns end as described in 1.1.0.
+";
+
+const UK_CHAPTER: &str = "\
+---
+id: basics
+title: \"1.0.0 Основи\"
+weight: 10
+---
+
+Цей розділ є кожною мовою: файли з однаковим `id` — це один розділ.
+
+## 1.1.0 Ходи
+
+Гравці ходять по черзі за годинниковою стрілкою. Ваш хід: візьміть карту, а тоді зіграйте одну.
+
+## 1.2.0 Перемога
+
+Перемагає той, у кого першим не залишилося карт у руці. Хід закінчується, як описано в 1.1.0.
+";
+
+const EN_GLOSSARY: &str = "{\n  \"turn\": \"One player's part of the game: draw a card, then play one (see 1.1.0).\"\n}\n";
+
+const UK_GLOSSARY: &str = "{\n  \"turn\": {\n    \"term\": \"Хід\",\n    \"definition\": \"Частина гри одного гравця: візьміть карту, а тоді зіграйте одну (див. 1.1.0).\"\n  }\n}\n";
+
+const WORKFLOW: &str = "\
+# Builds the site and publishes it on GitHub Pages with the official Pages actions.
+# 1. In the repository's Settings → Pages, set \"Source\" to \"GitHub Actions\".
+# 2. In Settings → Secrets and variables → Actions → Variables, set RULEBOOK_GIT to the git
+#    address of the rulebook tool (the repository you got it from).
+# Every push to main then publishes the site at https://<owner>.github.io/<repository>/.
+name: Publish the site
+
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+
+concurrency:
+  group: pages
+  cancel-in-progress: false
+
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: pages
+        uses: actions/configure-pages@v5
+      - name: Install rulebook
+        run: cargo install --locked --git \"${{ vars.RULEBOOK_GIT }}\" rulebook
+      - name: Check the content
+        run: rulebook check
+      - name: Build the site
+        run: rulebook build --base-url \"${{ steps.pages.outputs.base_url }}/\"
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: public
+
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    environment:
+      name: github-pages
+      url: ${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+";
+
+/// Writes a new site into `dir` (created if needed). Refuses a folder that already has a
+/// `content/` folder or any of the files it would write: init never overwrites work.
+pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let uk_chapter = with_translation_record(UK_CHAPTER)?;
+    let files: Vec<(&str, String)> = vec![
+        ("content/site.yaml", SITE_YAML.to_string()),
+        ("content/en/01-basics.md", EN_CHAPTER.to_string()),
+        ("content/uk/01-basics.md", uk_chapter),
+        ("content/en/glossary.json", EN_GLOSSARY.to_string()),
+        ("content/uk/glossary.json", UK_GLOSSARY.to_string()),
+        (".github/workflows/pages.yml", WORKFLOW.to_string()),
+        (".gitignore", "/public/\n".to_string()),
+    ];
+    if dir.join("content").exists() {
+        return Err(format!(
+            "{} already has a content/ folder; init writes a new site only into an empty or new folder",
+            dir.display()
+        ));
+    }
+    for (rel, _) in &files {
+        if dir.join(rel).exists() {
+            return Err(format!(
+                "{} already exists; init never overwrites a file",
+                dir.join(rel).display()
+            ));
+        }
+    }
+    let mut written = Vec::new();
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// The Ukrainian chapter with the fingerprint of the English one it translates.
+fn with_translation_record(uk: &str) -> Result<String, String> {
+    let mut diags = crate::diag::Diagnostics::default();
+    let en = crate::load::parse_chapter(
+        EN_CHAPTER.to_string(),
+        "en",
+        "content/en/01-basics.md".into(),
+        PathBuf::new(),
+        &mut diags,
+    )
+    .ok_or("the built-in English chapter does not parse")?;
+    let units = crate::check::units::units(&en.body, en.body_line);
+    let rec = crate::check::stale::record("en", &en.title, &units);
+    crate::check::stale::rewrite_front_matter(
+        uk,
+        &crate::check::stale::to_yaml(&rec),
+        Path::new("content/uk/01-basics.md"),
+    )
+}

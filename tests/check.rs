@@ -1,0 +1,319 @@
+//! `rulebook check`: every kind of finding on a fixture, JSON output, `--strict`, coverage
+//! figures on a fixture whose numbers are known, and the stale-translation flow.
+
+mod common;
+
+use common::*;
+
+fn check_json(dir: &std::path::Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    let mut args = vec!["check", "--site", dir.to_str().unwrap(), "--format", "json"];
+    args.extend_from_slice(extra);
+    let r = run(&args);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| {
+        panic!(
+            "check output is not JSON ({e}):\n{}\n{}",
+            r.stdout, r.stderr
+        )
+    });
+    (r.code, v)
+}
+
+fn findings(v: &serde_json::Value) -> Vec<(String, String, u64)> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().to_string(),
+                f["file"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+const EN_GLOSSARY: &str = r#"{
+  "exhausted pool": "Where spent dice go.",
+  "discard": "To put a card on the discard pile.",
+  "lonely": "An entry only English has.",
+  "drp": "Damage resolution.",
+  "damage resolution": "Damage resolution."
+}
+"#;
+
+const UK_GLOSSARY: &str = r#"{
+  "exhausted pool": {"term": "Виснажений резерв", "definition": "Куди йдуть витрачені кубики."},
+  "discard": {"term": "Скинути", "definition": "Покласти карту до стосу скиду."},
+  "damage resolution": {"term": "Розподіл шкоди", "definition": "Розподіл шкоди."}
+}
+"#;
+
+/// A site with one of every finding kind; each sits on a known line.
+fn everything() -> tempfile::TempDir {
+    site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: \"1.0.0 Alpha\"\n---\n\nIntro. See 9.9.9 for nothing.\n\n## 1.1.0 Dice\n\nMove the dice to your exhausted pool.\n\n## 1.2.0 Cards\n\nDiscard a card. Read [1.1.0 Wrong Title](#).\n\nGo to [b](b.md#no-such-anchor) or [c](missing.md) or [d](../nowhere/) or [e](../glossary/#nope).\n\n![pic](nope.png)\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: Beta\n---\n\nText.\n",
+        ),
+        (
+            "content/en/c.md",
+            "---\nid: only-en\ntitle: Only English\n---\n\nUntranslated.\n",
+        ),
+        (
+            "content/en/d.md",
+            "---\nid: b\ntitle: Beta again\n---\n\nSame id.\n",
+        ),
+        ("content/en/glossary.json", EN_GLOSSARY),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: \"1.0.0 Альфа\"\ntranslated_from:\n  lang: en\n  hash: \"0000000000000000\"\n  sections:\n    \"1.1.0\": \"0000000000000000\"\n---\n\nВступ.\n\n## 1.1.0 Кубики\n\nПокладіть кубики у ваш exhausted pool.\n\n## 1.2.0 Карти\n\nВикиньте одну карту.\n",
+        ),
+        (
+            "content/uk/b.md",
+            "---\nid: b\ntitle: Бета\n---\n\nТекст.\n",
+        ),
+        ("content/uk/glossary.json", UK_GLOSSARY),
+    ])
+}
+
+#[test]
+fn every_finding_kind_with_file_and_line() {
+    let s = everything();
+    let (code, v) = check_json(s.path(), &[]);
+    assert_eq!(code, 1, "a duplicate id is an error: {v:#}");
+    let f = findings(&v);
+    let has = |kind: &str, file: &str, line: u64| {
+        assert!(
+            f.iter()
+                .any(|(k, fl, l)| k == kind && fl == file && *l == line),
+            "no {kind} at {file}:{line} in {f:#?}"
+        );
+    };
+    has("broken-ref", "content/en/a.md", 6);
+    has("ref-title", "content/en/a.md", 14);
+    has("broken-anchor", "content/en/a.md", 16);
+    has("broken-link", "content/en/a.md", 16);
+    assert_eq!(
+        f.iter()
+            .filter(|(k, fl, l)| (k == "broken-link" || k == "broken-anchor")
+                && fl == "content/en/a.md"
+                && *l == 16)
+            .count(),
+        4,
+        "b.md#no-such-anchor, missing.md, ../nowhere/ and ../glossary/#nope: {f:#?}"
+    );
+    has("missing-image", "content/en/a.md", 18);
+    has("duplicate-id", "content/en/d.md", 1);
+    has("chapter-one-language", "content/en/c.md", 1);
+    has("glossary-one-language", "content/en/glossary.json", 4);
+    has("glossary-duplicate", "content/en/glossary.json", 6);
+    has("untranslated-term", "content/uk/a.md", 15);
+    has("inconsistent-term", "content/uk/a.md", 17);
+    // the English term left in 1.1.0 is reported once, as untranslated, not also as inconsistent
+    assert!(
+        !f.iter()
+            .any(|(k, _, l)| k == "inconsistent-term" && *l == 13),
+        "{f:#?}"
+    );
+    has("stale-translation", "content/uk/a.md", 4);
+    // every finding has the five fields
+    for x in v["findings"].as_array().unwrap() {
+        for key in ["file", "line", "column", "kind", "message"] {
+            assert!(x.get(key).is_some(), "{key} missing in {x}");
+        }
+        assert!(!x["message"].as_str().unwrap().is_empty());
+    }
+    // the text format says the same, one finding per line with file:line
+    let r = run(&["check", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout
+            .contains("warning[untranslated-term]: content/uk/a.md:15:"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("error[duplicate-id]: content/en/d.md:1:"),
+        "{}",
+        r.stdout
+    );
+    // and nothing was written
+    assert!(!s.path().join("public").exists());
+}
+
+#[test]
+fn strict_fails_on_warnings_only_when_asked() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\nSee 9.9.9.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: А\n---\n\nДив. 9.9.9.\n",
+        ),
+    ]);
+    let (code, v) = check_json(s.path(), &[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["errors"], 0);
+    assert!(v["warnings"].as_u64().unwrap() >= 2);
+    let (code, v) = check_json(s.path(), &["--strict"]);
+    assert_eq!(code, 1);
+    assert!(v["errors"].as_u64().unwrap() >= 2);
+}
+
+#[test]
+fn coverage_figures_on_a_known_fixture() {
+    // uk `a`: title + 3 paragraphs, one of them still English → 3 of 4 translated.
+    // uk lacks `b` (title + 2 paragraphs in English) → 0 of 3, missing.
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/a.md", "---\nid: a\ntitle: Alpha\nweight: 1\n---\n\nOne.\n\nTwo.\n\nThree.\n"),
+        ("content/en/b.md", "---\nid: b\ntitle: Beta\nweight: 2\n---\n\nFour.\n\nFive.\n"),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\nweight: 1\n---\n\nОдин.\n\nThis paragraph was not translated yet.\n\nТри.\n",
+        ),
+    ]);
+    let (_, v) = check_json(s.path(), &[]);
+    let c = &v["coverage"];
+    let row = |id: &str| {
+        c["chapters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("no row {id}: {c:#}"))
+            .clone()
+    };
+    let a = row("a");
+    assert_eq!(
+        (
+            a["languages"]["uk"]["translated"].as_u64(),
+            a["languages"]["uk"]["total"].as_u64()
+        ),
+        (Some(3), Some(4))
+    );
+    assert_eq!(a["languages"]["uk"]["missing"], false);
+    assert_eq!(
+        (
+            a["languages"]["en"]["translated"].as_u64(),
+            a["languages"]["en"]["total"].as_u64()
+        ),
+        (Some(4), Some(4))
+    );
+    let b = row("b");
+    assert_eq!(
+        (
+            b["languages"]["uk"]["translated"].as_u64(),
+            b["languages"]["uk"]["total"].as_u64()
+        ),
+        (Some(0), Some(3))
+    );
+    assert_eq!(b["languages"]["uk"]["missing"], true);
+    assert_eq!(
+        (
+            c["total"]["uk"]["translated"].as_u64(),
+            c["total"]["uk"]["total"].as_u64()
+        ),
+        (Some(3), Some(7))
+    );
+    assert_eq!(
+        (
+            c["total"]["en"]["translated"].as_u64(),
+            c["total"]["en"]["total"].as_u64()
+        ),
+        (Some(7), Some(7))
+    );
+    // the text report shows the same as a table
+    let r = run(&["check", "--site", s.path().to_str().unwrap()]);
+    let table: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("a ") || l.starts_with("b ") || l.starts_with("total"))
+        .collect();
+    assert_eq!(table.len(), 3, "{}", r.stdout);
+    assert!(
+        table[0].contains("75% (3/4)") && table[0].contains("100% (4/4)"),
+        "{table:?}"
+    );
+    assert!(table[1].contains("missing (0/3)"), "{table:?}");
+    assert!(table[2].contains("42.9% (3/7)"), "{table:?}");
+}
+
+#[test]
+fn stale_translation_flow() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## 1.1.0 One\n\nFirst rule.\n\n## 1.2.0 Two\n\nSecond rule.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\n## 1.1.0 Один\n\nПерше правило.\n\n## 1.2.0 Два\n\nДруге правило.\n",
+        ),
+    ]);
+    let stale = |s: &tempfile::TempDir| -> Vec<String> {
+        let (_, v) = check_json(s.path(), &[]);
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == "stale-translation")
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(stale(&s).is_empty(), "no record yet, nothing to compare");
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let uk = std::fs::read_to_string(s.path().join("content/uk/a.md")).unwrap();
+    assert!(uk.contains("translated_from:\n  lang: en\n"), "{uk}");
+    assert!(
+        uk.ends_with("## 1.2.0 Два\n\nДруге правило.\n"),
+        "the body is untouched: {uk}"
+    );
+    assert!(stale(&s).is_empty(), "just recorded: {:?}", stale(&s));
+    // reformatting the source is not a change of text
+    write(
+        s.path(),
+        "content/en/a.md",
+        b"---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## 1.1.0 One\n\nFirst\nrule.\n\n## 1.2.0 Two\n\nSecond rule.\n",
+    );
+    assert!(stale(&s).is_empty(), "{:?}", stale(&s));
+    // changing a word of section 1.2.0 makes the translation stale, naming that section only
+    write(
+        s.path(),
+        "content/en/a.md",
+        b"---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## 1.1.0 One\n\nFirst rule.\n\n## 1.2.0 Two\n\nSecond rule, amended.\n",
+    );
+    let msgs = stale(&s);
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(
+        msgs[0].contains("1.2.0") && !msgs[0].contains("1.1.0"),
+        "{msgs:?}"
+    );
+    // the translator updates the chapter and records it
+    let r = run(&["translated", "--site", s.path().to_str().unwrap(), "a"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(stale(&s).is_empty());
+    // an unknown id is refused
+    let r = run(&["translated", "--site", s.path().to_str().unwrap(), "nope"]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("nope"), "{}", r.stderr);
+}
+
+#[test]
+fn missing_content_is_an_error_not_a_panic() {
+    let s = site(&[]);
+    let r = run(&["check", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("missing-content"), "{}", r.stdout);
+}

@@ -1,0 +1,65 @@
+//! `rulebook init DIR`: the new site builds at once, checks clean, and init never overwrites.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn init_output_builds_and_checks_clean() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("my-rules");
+    let r = run(&["init", dir.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for f in [
+        "content/site.yaml",
+        "content/en/01-basics.md",
+        "content/uk/01-basics.md",
+        "content/en/glossary.json",
+        "content/uk/glossary.json",
+        ".github/workflows/pages.yml",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    build_ok(&dir);
+    let out = dir.join("public");
+    // a paired chapter with a numbered section and a cross-link, in both languages
+    for lang in ["uk", "en"] {
+        let doc = page(&out.join(format!("{lang}/basics/index.html")));
+        assert_eq!(attrs(&doc, "h2[id='1.1.0']", "id").len(), 1, "{lang}");
+        let xrefs = attrs(&doc, "a.xref", "href");
+        assert!(xrefs.iter().any(|h| h == "#1.1.0"), "{lang}: {xrefs:?}");
+        let g = page(&out.join(format!("{lang}/glossary/index.html")));
+        assert!(!texts(&g, "main").join(" ").is_empty());
+    }
+    assert_links_resolve(&out);
+    // the translation records its source, so check is clean even with --strict
+    let r = run(&["check", "--site", dir.to_str().unwrap(), "--strict"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("0 error(s), 0 warning(s)"),
+        "{}",
+        r.stdout
+    );
+    // the workflow uses the official Pages actions
+    let wf = std::fs::read_to_string(dir.join(".github/workflows/pages.yml")).unwrap();
+    for a in [
+        "actions/configure-pages@",
+        "actions/upload-pages-artifact@",
+        "actions/deploy-pages@",
+    ] {
+        assert!(wf.contains(a), "{a}");
+    }
+}
+
+#[test]
+fn init_refuses_an_existing_site() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "content/site.yaml", b"mine");
+    let r = run(&["init", t.path().to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("content"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(t.path().join("content/site.yaml")).unwrap(),
+        b"mine"
+    );
+}
