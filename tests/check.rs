@@ -109,7 +109,7 @@ fn every_finding_kind_with_file_and_line() {
         "b.md#no-such-anchor, missing.md, ../nowhere/ and ../glossary/#nope: {f:#?}"
     );
     has("missing-image", "content/en/a.md", 18);
-    has("duplicate-id", "content/en/d.md", 1);
+    has("duplicate-id", "content/en/d.md", 2);
     has("chapter-one-language", "content/en/c.md", 1);
     has("glossary-one-language", "content/en/glossary.json", 4);
     has("glossary-duplicate", "content/en/glossary.json", 6);
@@ -139,7 +139,7 @@ fn every_finding_kind_with_file_and_line() {
         r.stdout
     );
     assert!(
-        r.stdout.contains("error[duplicate-id]: content/en/d.md:1:"),
+        r.stdout.contains("error[duplicate-id]: content/en/d.md:2:"),
         "{}",
         r.stdout
     );
