@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use crate::site::Site;
 
 /// Longest excerpt in `sections.json`, in characters.
-pub const EXCERPT_CHARS: usize = 160;
+pub const EXCERPT_CHARS: usize = 80;
 
 /// The export files: (path below the output root, bytes).
 pub fn files(site: &Site) -> Vec<(String, Vec<u8>)> {

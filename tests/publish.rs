@@ -268,7 +268,7 @@ fn exports_glossary_in_the_seed_format_and_sections() {
                 );
             }
             assert!(s["title"].is_string() && s["text"].is_string());
-            assert!(s["text"].as_str().unwrap().chars().count() <= 161);
+            assert!(s["text"].as_str().unwrap().chars().count() <= 81);
         }
     }
     let en: serde_json::Value =
