@@ -79,7 +79,16 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         ))
     })?;
     let mut render_diags = Diagnostics::default();
-    let mut files = crate::render::write_site(&site, tera, &staging.dir, &mut render_diags);
+    // The search index is built beside the pages: writing pages waits on the disk, the
+    // index on the processor.
+    let (mut files, search) = rayon::join(
+        || crate::render::write_site(&site, tera, &staging.dir, &mut render_diags),
+        || crate::search::web::write_site(&site, &staging.dir),
+    );
+    match search {
+        Ok(n) => files += n,
+        Err(d) => render_diags.push(d),
+    }
     for (rel, bytes) in crate::export::files(&site) {
         match crate::output::write_file(&staging.dir, &rel, &bytes) {
             Ok(()) => files += 1,
@@ -91,7 +100,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
             )),
         }
     }
-    sw.lap("render and write");
+    sw.lap("render, write, search index");
     let failed = render_diags
         .items
         .iter()

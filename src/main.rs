@@ -45,6 +45,23 @@ enum Command {
         #[arg(long)]
         safe: bool,
     },
+    /// Search the rules from the command line (builds or reuses an index outside public/)
+    Search {
+        /// What to look for
+        query: String,
+        /// The site folder: holds content/
+        #[arg(long, default_value = ".")]
+        site: PathBuf,
+        /// Only results in this language (uk, en, …)
+        #[arg(long)]
+        lang: Option<String>,
+        /// How many results to print
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        /// Print a JSON array instead of text
+        #[arg(long)]
+        json: bool,
+    },
     /// Check the content without writing anything: broken references and links, missing
     /// translations, translation coverage, stale translations, terminology
     Check {
@@ -84,6 +101,13 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Search {
+            query,
+            site,
+            lang,
+            limit,
+            json,
+        } => search(query, site, lang, limit, json),
         Command::Check {
             site,
             format,
@@ -175,6 +199,59 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+    }
+}
+
+fn search(
+    query: String,
+    site: PathBuf,
+    lang: Option<String>,
+    limit: usize,
+    json: bool,
+) -> ExitCode {
+    use rulebook::search::cli::{format_text, search, SearchError, SearchOptions};
+    let opts = SearchOptions {
+        site,
+        query,
+        lang,
+        limit,
+    };
+    let mut diags = Diagnostics::default();
+    let result = search(&opts, &mut diags);
+    // Warnings about the content are the build's business; a search shows them only when
+    // the content is too broken to index.
+    if matches!(result, Err(SearchError::Content)) {
+        print_diagnostics(&mut diags);
+    }
+    match result {
+        Ok(hits) if json => match serde_json::to_string_pretty(&hits) {
+            Ok(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Ok(hits) => {
+            if hits.is_empty() {
+                eprintln!("no results");
+            }
+            print!("{}", format_text(&hits));
+            ExitCode::SUCCESS
+        }
+        Err(SearchError::Content) => {
+            eprintln!(
+                "search failed: the content has errors ({})",
+                summary(&diags)
+            );
+            ExitCode::from(1)
+        }
+        Err(SearchError::Other(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
         }
     }
 }

@@ -1,0 +1,148 @@
+//! What search finds: one document per section of every chapter and one per glossary entry,
+//! taken from the resolved site. The command-line index and the browser index are both built
+//! from this list, in this order, so a document has the same number in both and ties rank the
+//! same way.
+
+use crate::render::chapter_path;
+use crate::site::Site;
+
+/// What a document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Section,
+    Glossary,
+}
+
+/// One search result candidate.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Doc {
+    pub lang: String,
+    pub kind: Kind,
+    /// The section number (`7.1.0`), empty when the heading has none.
+    pub section: String,
+    /// What the result shows as its title (a heading, or a glossary term).
+    pub title: String,
+    /// The chapter's title (for a glossary entry: the glossary's).
+    pub chapter: String,
+    /// Relative to the site root: `uk/rr-07-damage/#7.1.0`.
+    pub url: String,
+    /// What the title field indexes: the title, and for a glossary entry its aliases and the
+    /// terms of the same entry in the other languages, so `exhaustion token` searched on the
+    /// Ukrainian side finds *Жетон виснаження*.
+    pub keys: String,
+    /// The plain text of the section (snippets come from it).
+    pub text: String,
+}
+
+/// Every document of the site: languages in site order, chapters in reading order, sections
+/// in page order, then the glossary in file order.
+pub fn collect(site: &Site) -> Vec<Doc> {
+    let mut out = Vec::new();
+    for lang in &site.config.languages {
+        let syms = &site.symbols[lang];
+        for page in site.pages.get(lang).into_iter().flatten() {
+            let c = &page.chapter;
+            let chapter = syms.to_plain(&page.title_text);
+            let base = chapter_path(lang, &c.id);
+            let mut opening = false;
+            for block in &page.prepared.blocks {
+                let (section, title, anchor) = match block.heading {
+                    Some(h) => {
+                        let h = &page.prepared.headings[h];
+                        (
+                            h.number.clone().unwrap_or_default(),
+                            syms.to_plain(&h.title),
+                            Some(h.anchor.clone()),
+                        )
+                    }
+                    None => {
+                        opening = true;
+                        (
+                            page.title_number.clone().unwrap_or_default(),
+                            chapter.clone(),
+                            page.title_number.clone(),
+                        )
+                    }
+                };
+                out.push(Doc {
+                    lang: lang.clone(),
+                    kind: Kind::Section,
+                    section,
+                    keys: title.clone(),
+                    title,
+                    chapter: chapter.clone(),
+                    url: match anchor {
+                        Some(a) => format!("{base}#{a}"),
+                        None => base.clone(),
+                    },
+                    text: syms.to_plain(block.text.trim()),
+                });
+            }
+            if !opening {
+                // A chapter with no text before its first heading still is a result for its
+                // title.
+                out.push(Doc {
+                    lang: lang.clone(),
+                    kind: Kind::Section,
+                    section: page.title_number.clone().unwrap_or_default(),
+                    title: chapter.clone(),
+                    keys: chapter.clone(),
+                    chapter: chapter.clone(),
+                    url: base.clone(),
+                    text: String::new(),
+                });
+            }
+        }
+        glossary_docs(site, lang, &mut out);
+    }
+    out
+}
+
+fn glossary_docs(site: &Site, lang: &str, out: &mut Vec<Doc>) {
+    let Some(g) = site.glossaries.get(lang) else {
+        return;
+    };
+    let syms = &site.symbols[lang];
+    let glossary = site.theme.string(lang, "glossary");
+    for (e, prepared) in g.entries.iter().zip(&site.glossary_html[lang]) {
+        let mut keys = vec![e.term.clone()];
+        keys.extend(e.aliases.iter().cloned());
+        for other in site.config.others(lang) {
+            let Some(og) = site.glossaries.get(other) else {
+                continue;
+            };
+            let found = og
+                .get(&e.key)
+                .or_else(|| e.merged_keys.iter().find_map(|k| og.get(k)));
+            if let Some(oe) = found {
+                keys.push(oe.term.clone());
+                keys.extend(oe.aliases.iter().cloned());
+            }
+        }
+        let text: Vec<&str> = prepared.blocks.iter().map(|b| b.text.trim()).collect();
+        out.push(Doc {
+            lang: lang.to_string(),
+            kind: Kind::Glossary,
+            section: String::new(),
+            title: capitalised(&e.term),
+            chapter: glossary.clone(),
+            url: format!("{lang}/glossary/#{}", e.anchor),
+            keys: keys.join("\n"),
+            text: syms.to_plain(&text.join("\n")),
+        });
+    }
+}
+
+/// Keys of the chat-bot glossary are lower case (`exhausted pool`); results show them
+/// capitalised, as the glossary page does.
+fn capitalised(term: &str) -> String {
+    if term.chars().any(char::is_uppercase) {
+        return term.to_string();
+    }
+    let mut c = term.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

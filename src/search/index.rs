@@ -1,0 +1,431 @@
+//! The command line's index: tantivy, kept in `SITE/.rulebook-cache/search/` (never in the
+//! published output), built on the first `rulebook search` and reused while the content's
+//! fingerprint stays the same.
+//!
+//! tantivy stores the postings (with frequencies), the field lengths and the documents; the
+//! site's analyzer is registered as its tokenizer (`rulebook`), so tantivy's terms are exactly
+//! the browser's. Matching and ranking follow [`super::rank`] (the browser follows the same
+//! rules), reading postings and statistics from tantivy directly.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, STORED,
+};
+use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer};
+use tantivy::{DocSet, Index, IndexReader, TantivyDocument, Term, TERMINATED};
+
+use super::analyzer::tokenize;
+use super::docs::{Doc, Kind};
+use super::rank;
+
+/// Name of the site's analyzer among tantivy's tokenizers.
+pub const TOKENIZER: &str = "rulebook";
+/// Where the index lives, below the site folder.
+pub const CACHE_DIR: &str = ".rulebook-cache/search";
+
+/// The site's analyzer as a tantivy tokenizer: one token per word, its text the word's term.
+#[derive(Clone, Default)]
+pub struct RulebookTokenizer;
+
+pub struct RulebookTokenStream {
+    tokens: Vec<Token>,
+    next: usize,
+}
+
+impl Tokenizer for RulebookTokenizer {
+    type TokenStream<'a> = RulebookTokenStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> RulebookTokenStream {
+        let tokens = tokenize(text)
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| Token {
+                offset_from: t.start,
+                offset_to: t.end,
+                position: i,
+                text: t.term,
+                position_length: 1,
+            })
+            .collect();
+        RulebookTokenStream { tokens, next: 0 }
+    }
+}
+
+impl TokenStream for RulebookTokenStream {
+    fn advance(&mut self) -> bool {
+        self.next += 1;
+        self.next <= self.tokens.len()
+    }
+    fn token(&self) -> &Token {
+        &self.tokens[self.next - 1]
+    }
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.tokens[self.next - 1]
+    }
+}
+
+struct Fields {
+    title: Field,
+    body: Field,
+    lang: Field,
+    kind: Field,
+    section: Field,
+    shown_title: Field,
+    chapter: Field,
+    url: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let indexed = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(TOKENIZER)
+            .set_index_option(IndexRecordOption::WithFreqs)
+            .set_fieldnorms(true),
+    );
+    let fields = Fields {
+        title: b.add_text_field("title", indexed.clone()),
+        body: b.add_text_field("body", indexed.set_stored()),
+        lang: b.add_text_field("lang", STORED),
+        kind: b.add_text_field("kind", STORED),
+        section: b.add_text_field("section", STORED),
+        shown_title: b.add_text_field("shown_title", STORED),
+        chapter: b.add_text_field("chapter", STORED),
+        url: b.add_text_field("url", STORED),
+    };
+    (b.build(), fields)
+}
+
+fn fields_of(schema: &Schema) -> tantivy::Result<Fields> {
+    Ok(Fields {
+        title: schema.get_field("title")?,
+        body: schema.get_field("body")?,
+        lang: schema.get_field("lang")?,
+        kind: schema.get_field("kind")?,
+        section: schema.get_field("section")?,
+        shown_title: schema.get_field("shown_title")?,
+        chapter: schema.get_field("chapter")?,
+        url: schema.get_field("url")?,
+    })
+}
+
+/// What is kept beside the tantivy files.
+#[derive(Serialize, Deserialize, PartialEq)]
+struct Stamp {
+    fingerprint: String,
+    /// (lang, first document, end)
+    langs: Vec<(String, u32, u32)>,
+}
+
+/// A cheap fingerprint of everything the index is made from: the program's version and the
+/// path, size and modification time of every file of `content/`, `i18n/` and `site.yaml`.
+/// Reading the files would cost more than a warm search may take.
+pub fn fingerprint(site: &Path) -> String {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    for top in ["content", "i18n", "site.yaml", "content/site.yaml"] {
+        let mut entries: Vec<(PathBuf, u64, u128)> = walkdir::WalkDir::new(site.join(top))
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                let t = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                Some((e.path().to_path_buf(), m.len(), t))
+            })
+            .collect();
+        entries.sort();
+        entries.hash(&mut h);
+    }
+    format!("{:016x}", h.finish())
+}
+
+fn tokenizers(index: &Index) {
+    index
+        .tokenizers()
+        .register(TOKENIZER, TextAnalyzer::from(RulebookTokenizer));
+}
+
+/// An open index.
+pub struct SearchIndex {
+    reader: IndexReader,
+    fields: Fields,
+    langs: Vec<(String, u32, u32)>,
+}
+
+/// One result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    pub lang: String,
+    pub kind: Kind,
+    pub title: String,
+    pub section: String,
+    pub chapter: String,
+    pub url: String,
+    pub snippet: String,
+    pub score: f64,
+    /// Position of the document in site order (what ties are broken by).
+    #[serde(skip)]
+    pub ord: u64,
+}
+
+impl SearchIndex {
+    /// Opens the index of `site` if it is there and current.
+    pub fn open_current(site: &Path) -> Option<SearchIndex> {
+        let dir = site.join(CACHE_DIR);
+        let stamp: Stamp =
+            serde_json::from_slice(&std::fs::read(dir.join("stamp.json")).ok()?).ok()?;
+        if stamp.fingerprint != fingerprint(site) {
+            return None;
+        }
+        Self::open(&dir.join("index"), stamp.langs).ok()
+    }
+
+    fn open(dir: &Path, langs: Vec<(String, u32, u32)>) -> tantivy::Result<SearchIndex> {
+        let index = Index::open_in_dir(dir)?;
+        tokenizers(&index);
+        let fields = fields_of(&index.schema())?;
+        let reader = index.reader()?;
+        Ok(SearchIndex {
+            reader,
+            fields,
+            langs,
+        })
+    }
+
+    /// Builds the index of `docs` for `site` and opens it. The new index is written beside the
+    /// old one and renamed into place, so a search running at the same time never sees half
+    /// an index.
+    pub fn build(site: &Path, docs: &[Doc], languages: &[String]) -> Result<SearchIndex, String> {
+        let fp = fingerprint(site);
+        let cache = site.join(CACHE_DIR);
+        let tmp = cache.join(format!("tmp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp)
+            .map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+        let err = |e: tantivy::TantivyError| format!("cannot build the search index: {e}");
+        let (schema, f) = schema();
+        let tok = tantivy::tokenizer::TokenizerManager::default();
+        tok.register(TOKENIZER, TextAnalyzer::from(RulebookTokenizer));
+        let dir = tantivy::directory::MmapDirectory::open(&tmp).map_err(|e| err(e.into()))?;
+        let mut writer = Index::builder()
+            .schema(schema)
+            .tokenizers(tok)
+            .single_segment_index_writer::<TantivyDocument>(dir, 200_000_000)
+            .map_err(err)?;
+        for d in docs {
+            let mut doc = TantivyDocument::default();
+            doc.add_text(f.title, &d.keys);
+            doc.add_text(f.body, &d.text);
+            doc.add_text(f.lang, &d.lang);
+            doc.add_text(
+                f.kind,
+                if d.kind == Kind::Glossary {
+                    "glossary"
+                } else {
+                    "section"
+                },
+            );
+            doc.add_text(f.section, &d.section);
+            doc.add_text(f.shown_title, &d.title);
+            doc.add_text(f.chapter, &d.chapter);
+            doc.add_text(f.url, &d.url);
+            writer.add_document(doc).map_err(err)?;
+        }
+        writer.finalize().map_err(err)?;
+        let mut langs = Vec::new();
+        for l in languages {
+            let first = docs.iter().position(|d| &d.lang == l).unwrap_or(docs.len());
+            let end = first + docs[first..].iter().take_while(|d| &d.lang == l).count();
+            langs.push((l.clone(), first as u32, end as u32));
+        }
+        let stamp = Stamp {
+            fingerprint: fp,
+            langs: langs.clone(),
+        };
+        let io = |e: std::io::Error| format!("cannot write the search index: {e}");
+        std::fs::write(
+            tmp.join("stamp.json"),
+            serde_json::to_vec(&stamp).map_err(|e| e.to_string())?,
+        )
+        .map_err(io)?;
+        // Swap: old → trash, tmp/… → place.
+        let index_dir = cache.join("index");
+        let trash = cache.join(format!("old-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&trash);
+        let _ = std::fs::rename(&index_dir, &trash);
+        let _ = std::fs::remove_file(cache.join("stamp.json"));
+        std::fs::rename(&tmp, &index_dir).map_err(io)?;
+        std::fs::rename(index_dir.join("stamp.json"), cache.join("stamp.json")).map_err(io)?;
+        let _ = std::fs::remove_dir_all(&trash);
+        Self::open(&index_dir, langs).map_err(err)
+    }
+
+    /// Every term of the index with its document frequency (title + body), sorted.
+    pub fn vocabulary(&self) -> tantivy::Result<Vec<(String, u64)>> {
+        let searcher = self.reader.searcher();
+        let mut all: HashMap<String, u64> = HashMap::new();
+        for seg in searcher.segment_readers() {
+            for field in [self.fields.title, self.fields.body] {
+                let inv = seg.inverted_index(field)?;
+                let mut stream = inv.terms().stream()?;
+                while stream.advance() {
+                    let Ok(t) = std::str::from_utf8(stream.key()) else {
+                        continue;
+                    };
+                    *all.entry(t.to_string()).or_default() += u64::from(stream.value().doc_freq);
+                }
+            }
+        }
+        let mut v: Vec<(String, u64)> = all.into_iter().collect();
+        v.sort_unstable();
+        Ok(v)
+    }
+
+    /// Runs a query; `lang` keeps the results of one language.
+    pub fn search(
+        &self,
+        query: &str,
+        lang: Option<&str>,
+        limit: usize,
+    ) -> tantivy::Result<Vec<Hit>> {
+        let vocab = self.vocabulary()?;
+        let words = rank::plan(query, &vocab);
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let searcher = self.reader.searcher();
+        let n = u64::from(
+            searcher
+                .segment_readers()
+                .iter()
+                .map(|s| s.max_doc())
+                .sum::<u32>(),
+        );
+        let fields = [
+            (self.fields.title, rank::TITLE_BOOST),
+            (self.fields.body, 1.0),
+        ];
+        let mut avg = [0f64; 2];
+        for (i, (field, _)) in fields.iter().enumerate() {
+            let mut total = 0u64;
+            for seg in searcher.segment_readers() {
+                total += seg.inverted_index(*field)?.total_num_tokens();
+            }
+            avg[i] = total as f64 / n as f64;
+        }
+        let range = lang.and_then(|l| self.langs.iter().find(|(x, _, _)| x == l));
+        // (segment, doc) → row of `scores`
+        let mut rows: HashMap<(u32, u32), usize> = HashMap::new();
+        let mut keys: Vec<(u32, u32)> = Vec::new();
+        let mut scores: Vec<Vec<f64>> = Vec::new();
+        let mut base = 0u32;
+        for (si, seg) in searcher.segment_readers().iter().enumerate() {
+            for (wi, word) in words.iter().enumerate() {
+                // this word's best score per document in this segment
+                let mut best: HashMap<u32, f64> = HashMap::new();
+                for (term, weight) in &word.expansions {
+                    let mut this: HashMap<u32, f64> = HashMap::new();
+                    for (fi, (field, boost)) in fields.iter().enumerate() {
+                        let t = Term::from_field_text(*field, term);
+                        let df = searcher.doc_freq(&t)?;
+                        let inv = seg.inverted_index(*field)?;
+                        let Some(mut postings) =
+                            inv.read_postings(&t, IndexRecordOption::WithFreqs)?
+                        else {
+                            continue;
+                        };
+                        let norms = seg.get_fieldnorms_reader(*field)?;
+                        use tantivy::postings::Postings;
+                        let mut doc = postings.doc();
+                        while doc != TERMINATED {
+                            let ord = base + doc;
+                            if range.is_none_or(|r| (r.1..r.2).contains(&ord)) {
+                                let s = rank::bm25(
+                                    postings.term_freq(),
+                                    norms.fieldnorm(doc),
+                                    df,
+                                    n,
+                                    avg[fi],
+                                );
+                                *this.entry(doc).or_default() += boost * s;
+                            }
+                            doc = postings.advance();
+                        }
+                    }
+                    for (doc, s) in this {
+                        let e = best.entry(doc).or_default();
+                        *e = e.max(weight * s);
+                    }
+                }
+                for (doc, s) in best {
+                    let row = *rows.entry((si as u32, doc)).or_insert_with(|| {
+                        keys.push((si as u32, doc));
+                        scores.push(vec![0.0; words.len()]);
+                        scores.len() - 1
+                    });
+                    scores[row][wi] = s;
+                }
+            }
+            base += seg.max_doc();
+        }
+        let mut seg_base = Vec::new();
+        let mut b = 0u64;
+        for seg in searcher.segment_readers() {
+            seg_base.push(b);
+            b += u64::from(seg.max_doc());
+        }
+        let ords: Vec<u64> = keys
+            .iter()
+            .map(|(s, d)| seg_base[*s as usize] + u64::from(*d))
+            .collect();
+        let ranked = rank::combine(&ords, &scores, words.len());
+        let by_ord: HashMap<u64, (u32, u32)> = ords.iter().copied().zip(keys).collect();
+        let marks: Vec<String> = words
+            .iter()
+            .flat_map(|w| w.expansions.iter().map(|(t, _)| t.clone()))
+            .collect();
+        let mut hits = Vec::new();
+        for (ord, score) in ranked.into_iter().take(limit) {
+            let (s, d) = by_ord[&ord];
+            let doc: TantivyDocument = searcher.doc(tantivy::DocAddress::new(s, d))?;
+            let get = |f: Field| -> String {
+                doc.get_first(f)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let text = get(self.fields.body);
+            hits.push(Hit {
+                lang: get(self.fields.lang),
+                kind: if get(self.fields.kind) == "glossary" {
+                    Kind::Glossary
+                } else {
+                    Kind::Section
+                },
+                title: get(self.fields.shown_title),
+                section: get(self.fields.section),
+                chapter: get(self.fields.chapter),
+                url: get(self.fields.url),
+                snippet: super::snippet::snippet(&text, &marks, super::snippet::SNIPPET_CHARS),
+                score,
+                ord,
+            });
+        }
+        Ok(hits)
+    }
+}
+
+impl SearchIndex {
+    /// The languages of the indexed site, in site order.
+    pub fn languages(&self) -> Vec<String> {
+        self.langs.iter().map(|(l, _, _)| l.clone()).collect()
+    }
+}

@@ -1,0 +1,222 @@
+//! How a query is matched and ranked. The command line (over tantivy) and the browser
+//! (`static/js/search.js`, over the shards written by [`super::web`]) follow these rules step by
+//! step, with the same constants, so both give the same top results; a test compares them.
+//!
+//! 1. The query is analyzed like the text ([`super::analyzer::tokenize`]); each distinct term
+//!    is a query word.
+//! 2. Each word is expanded over the index's vocabulary ([`expand`]): the word's own term
+//!    (weight 1), terms within edit distance 1 (from 5 letters) or 2 (from 9 letters) of it
+//!    (typos), and for the last word, which may be half typed, the terms that start with what
+//!    was typed. At most [`MAX_EXPANSIONS`] terms per word, best first, so a two-letter prefix
+//!    does not pull in half the vocabulary (nor half the browser index).
+//! 3. A document's score for a word is the best, over the word's expansions, of
+//!    `weight × (TITLE_BOOST × bm25(title) + bm25(body))`, with BM25 as tantivy computes it
+//!    (k1 = 1.2, b = 0.75, tantivy's quantized field lengths).
+//! 4. Documents that match every word rank by the sum of their word scores; only if no
+//!    document matches every word do documents matching some words count. Ties go to the
+//!    earlier document (site order). Scores are rounded to 6 decimals first, so the last bits
+//!    of floating point arithmetic cannot reorder results.
+
+use super::analyzer::tokenize;
+
+pub const K1: f64 = 1.2;
+pub const B: f64 = 0.75;
+/// A match in the title (a heading, a glossary term) counts this much more than one in the
+/// text: a query that names a term should find its glossary entry and its section first.
+pub const TITLE_BOOST: f64 = 3.0;
+/// Weight of a completion of the half-typed last word.
+pub const PREFIX_WEIGHT: f64 = 0.6;
+/// Weight of a term one edit away; two edits away is half as much again.
+pub const FUZZY_WEIGHT: f64 = 0.5;
+pub const MAX_EXPANSIONS: usize = 16;
+/// Shortest typed prefix that is completed.
+pub const MIN_PREFIX: usize = 2;
+
+/// One word of a query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Word {
+    pub term: String,
+    /// What was typed, folded (`ґ` → `г`, for matching against terms).
+    pub typed: String,
+    /// (term of the index, weight), best first.
+    pub expansions: Vec<(String, f64)>,
+}
+
+/// The query's words: analyzed, without repeats, in order.
+pub fn query_words(query: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for t in tokenize(query) {
+        if !out.iter().any(|(term, _)| *term == t.term) {
+            out.push((t.term, t.exact.replace('ґ', "г")));
+        }
+    }
+    out
+}
+
+/// Typos tolerated in a word of `chars` letters.
+pub fn max_distance(chars: usize) -> usize {
+    match chars {
+        0..=4 => 0,
+        5..=8 => 1,
+        _ => 2,
+    }
+}
+
+/// Optimal string alignment distance over characters, giving up (returning `limit + 1`) once
+/// it must exceed `limit`.
+pub fn distance(a: &[char], b: &[char], limit: usize) -> usize {
+    if a.len().abs_diff(b.len()) > limit {
+        return limit + 1;
+    }
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (j, cell) in d.iter_mut().take(w).enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        let mut row_min = i;
+        for j in 1..w {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > limit {
+            return limit + 1;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The terms of `vocab` (every term of the index with the number of documents that have it)
+/// that a query word stands for. `last` says whether it is the query's last word.
+pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
+    let t: Vec<char> = term.chars().collect();
+    let typed_len = typed.chars().count();
+    let max_d = max_distance(typed_len);
+    let prefix = last && typed_len >= MIN_PREFIX;
+    // (weight, document frequency, position in vocab)
+    let mut found: Vec<(f64, u64, usize)> = Vec::new();
+    for (i, (v, df)) in vocab.iter().enumerate() {
+        let weight = if v == term {
+            1.0
+        } else if prefix && v.starts_with(typed) {
+            PREFIX_WEIGHT
+        } else if max_d > 0 {
+            let vc: Vec<char> = v.chars().collect();
+            match distance(&t, &vc, max_d) {
+                1 => FUZZY_WEIGHT,
+                2 if max_d >= 2 => FUZZY_WEIGHT / 2.0,
+                _ => continue,
+            }
+        } else {
+            continue;
+        };
+        found.push((weight, *df, i));
+    }
+    found.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    found.truncate(MAX_EXPANSIONS);
+    found
+        .into_iter()
+        .map(|(w, _, i)| (vocab[i].0.clone(), w))
+        .collect()
+}
+
+/// Plans a query: its words with their expansions.
+pub fn plan(query: &str, vocab: &[(String, u64)]) -> Vec<Word> {
+    let words = query_words(query);
+    let n = words.len();
+    words
+        .into_iter()
+        .enumerate()
+        .map(|(i, (term, typed))| Word {
+            expansions: expand(&term, &typed, i + 1 == n, vocab),
+            term,
+            typed,
+        })
+        .collect()
+}
+
+/// BM25 of one term in one field of one document, as tantivy computes it.
+pub fn bm25(tf: u32, fieldnorm: u32, doc_freq: u64, num_docs: u64, avg_fieldnorm: f64) -> f64 {
+    let idf = (1.0 + (num_docs as f64 - doc_freq as f64 + 0.5) / (doc_freq as f64 + 0.5)).ln();
+    let tf = tf as f64;
+    idf * (K1 + 1.0) * tf / (tf + K1 * (1.0 - B + B * fieldnorm as f64 / avg_fieldnorm))
+}
+
+/// Rounds a final score (see step 4 of the module doc).
+pub fn round(score: f64) -> f64 {
+    (score * 1e6).round() / 1e6
+}
+
+/// Combines per-word scores of the candidate documents into the ranking: `scores[d][w]` is
+/// document `ords[d]`'s score for word `w` (0 when it does not match it). Returns
+/// (ord, score), best first.
+pub fn combine(ords: &[u64], scores: &[Vec<f64>], words: usize) -> Vec<(u64, f64)> {
+    let all: Vec<usize> = (0..ords.len())
+        .filter(|&d| scores[d].iter().filter(|s| **s > 0.0).count() == words)
+        .collect();
+    let chosen: Vec<usize> = if all.is_empty() {
+        (0..ords.len()).collect()
+    } else {
+        all
+    };
+    let mut out: Vec<(u64, f64)> = chosen
+        .into_iter()
+        .map(|d| (ords[d], round(scores[d].iter().sum())))
+        .filter(|(_, s)| *s > 0.0)
+        .collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vocab(words: &[&str]) -> Vec<(String, u64)> {
+        words.iter().map(|w| (w.to_string(), 1)).collect()
+    }
+
+    #[test]
+    fn distances() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(distance(&c("жетон"), &c("жетон"), 2), 0);
+        assert_eq!(distance(&c("жетон"), &c("жетно"), 2), 1);
+        assert_eq!(distance(&c("жетон"), &c("жтон"), 2), 1);
+        assert_eq!(distance(&c("жетон"), &c("ж"), 1), 2);
+    }
+
+    #[test]
+    fn expansions_follow_the_length_rules() {
+        let v = vocab(&[
+            "атак",
+            "атака",
+            "жетон",
+            "жетони",
+            "пломенекровн",
+            "пломенекров",
+        ]);
+        // four letters: no typos
+        assert_eq!(expand("атк", "атк", false, &v), vec![]);
+        // five letters: one typo
+        let e = expand("жетн", "жетни", false, &v);
+        assert!(e.iter().any(|(t, _)| t == "жетон"), "{e:?}");
+        // last word: completion of the typed prefix
+        let e = expand("пломен", "пломен", true, &v);
+        assert!(e
+            .iter()
+            .any(|(t, w)| t == "пломенекровн" && *w == PREFIX_WEIGHT));
+        // the word's own term comes first
+        assert_eq!(
+            expand("атак", "атака", true, &v)[0],
+            ("атак".to_string(), 1.0)
+        );
+    }
+}

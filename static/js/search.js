@@ -1,0 +1,350 @@
+/* rulebook: search in the browser, offline. It matches and ranks exactly like
+ * `rulebook search` (the rules and their reasons are in src/search/rank.rs; keep the two
+ * together), over the index `rulebook build` writes into search/ (src/search/web.rs):
+ * index.js (vocabulary and statistics), t/N.js (term shards), d/N.js (document chunks).
+ * Every file is a script, so it loads from file:// as well as from a server, and only the
+ * shards a query needs are loaded. Results are built with textContent, never innerHTML. */
+(function () {
+  "use strict";
+  var doc = document;
+  var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5;
+  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 5;
+
+  var S = window.RulebookSearch = window.RulebookSearch || {};
+  var root = "", meta = null, chars = null, termIndex = null;
+  var shards = {}, chunks = {}, loading = {};
+
+  /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
+  function script(src) {
+    if (!loading[src]) {
+      loading[src] = new Promise(function (ok, fail) {
+        var s = doc.createElement("script");
+        s.src = root + src;
+        s.async = true;
+        s.onload = function () { ok(); };
+        s.onerror = function () { delete loading[src]; fail(new Error("cannot load " + src)); };
+        doc.head.appendChild(s);
+      });
+    }
+    return loading[src];
+  }
+  S.meta = function (m) {
+    var i;
+    meta = m;
+    meta.avg = [m.tokens[0] / m.n, m.tokens[1] / m.n];
+    termIndex = new Map();
+    for (i = 0; i < m.terms.length; i++) termIndex.set(m.terms[i], i);
+  };
+  S.shard = function (k, data) { shards[k] = data; };
+
+  /* Postings come as strings of digits (src/search/web.rs DIGITS): the first 46 digits end
+     a number, the other 46 continue it, low digits first. */
+  var DIGITS = "!#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+  var DIGIT = new Int8Array(128).fill(-1);
+  for (var di = 0; di < DIGITS.length; di++) DIGIT[DIGITS.charCodeAt(di)] = di;
+  function decode(s) {
+    var out = [], v = 0, m = 1, i, c;
+    for (i = 0; i < s.length; i++) {
+      c = DIGIT[s.charCodeAt(i)];
+      if (c >= 46) { v += (c - 46) * m; m *= 46; } else { out.push(v + c * m); v = 0; m = 1; }
+    }
+    return out;
+  }
+  /* The decoded postings of a term: [title, body], each flat (gap, frequency, length id). */
+  function postingsOf(term) {
+    var k = shardOf(termIndex.get(term)), p = shards[k][term];
+    if (typeof p[0] === "string") { p = [decode(p[0]), decode(p[1])]; shards[k][term] = p; }
+    return p;
+  }
+  S.docs = function (k, rows) { chunks[k] = rows; };
+
+  function ready() {
+    var a = window.RulebookAnalyzer ? Promise.resolve() : script("static/js/analyzer.js");
+    var m = meta ? Promise.resolve() : script("search/index.js");
+    return Promise.all([a, m]);
+  }
+  function shardOf(i) {
+    var lo = 0, hi = meta.shards.length - 1, mid;
+    while (lo < hi) {
+      mid = (lo + hi + 1) >> 1;
+      if (meta.shards[mid] <= i) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /* ---- matching and ranking: src/search/rank.rs, step by step ---- */
+  function queryWords(q) {
+    var out = [], seen = new Set();
+    window.RulebookAnalyzer.tokenize(q).forEach(function (t) {
+      if (!seen.has(t.term)) { seen.add(t.term); out.push({ term: t.term, typed: t.exact.replace(/ґ/g, "г") }); }
+    });
+    return out;
+  }
+  function maxDistance(n) { return n <= 4 ? 0 : n <= 8 ? 1 : 2; }
+  function distance(a, b, limit) {
+    var w = b.length + 1, d, i, j, v, rowMin;
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    d = new Array((a.length + 1) * w);
+    for (j = 0; j < w; j++) d[j] = j;
+    for (i = 1; i <= a.length; i++) {
+      d[i * w] = i; rowMin = i;
+      for (j = 1; j < w; j++) {
+        v = Math.min(d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[(i - 2) * w + j - 2] + 1);
+        d[i * w + j] = v;
+        if (v < rowMin) rowMin = v;
+      }
+      if (rowMin > limit) return limit + 1;
+    }
+    return d[a.length * w + b.length];
+  }
+  function expand(term, typed, last) {
+    var t = Array.from(term), typedLen = Array.from(typed).length, maxD = maxDistance(typedLen);
+    var prefix = last && typedLen >= MIN_PREFIX, found = [], terms = meta.terms, i, v, w, dist;
+    if (!chars) chars = terms.map(function (x) { return Array.from(x); });
+    for (i = 0; i < terms.length; i++) {
+      v = terms[i];
+      if (v === term) w = 1;
+      else if (prefix && v.startsWith(typed)) w = PREFIX_WEIGHT;
+      else if (maxD > 0) {
+        if (Math.abs(chars[i].length - t.length) > maxD) continue;
+        dist = distance(t, chars[i], maxD);
+        if (dist === 1) w = FUZZY_WEIGHT;
+        else if (dist === 2 && maxD >= 2) w = FUZZY_WEIGHT / 2;
+        else continue;
+      } else continue;
+      found.push([w, meta.df[i], i]);
+    }
+    found.sort(function (a, b) { return b[0] - a[0] || b[1] - a[1] || a[2] - b[2]; });
+    return found.slice(0, MAX_EXPANSIONS).map(function (f) { return [terms[f[2]], f[0]]; });
+  }
+  function plan(q) {
+    var words = queryWords(q);
+    words.forEach(function (w, i) { w.expansions = expand(w.term, w.typed, i + 1 === words.length); });
+    return words;
+  }
+  function bm25(tf, norm, df, n, avg) {
+    var idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return idf * (K1 + 1) * tf / (tf + K1 * (1 - B + B * norm / avg));
+  }
+  /* Per-word best scores of every document: Map doc → array of word scores. */
+  function score(words) {
+    var rows = new Map(), boost = [TITLE_BOOST, 1];
+    words.forEach(function (word, wi) {
+      var best = new Map();
+      word.expansions.forEach(function (e) {
+        var post = postingsOf(e[0]), mine = new Map(), f, flat, df, j, d, s;
+        for (f = 0; f < 2; f++) {
+          flat = post[f]; df = flat.length / 3; d = 0;
+          for (j = 0; j < flat.length; j += 3) {
+            d += flat[j];
+            s = bm25(flat[j + 1], meta.norms[flat[j + 2]], df, meta.n, meta.avg[f]);
+            mine.set(d, (mine.get(d) || 0) + boost[f] * s);
+          }
+        }
+        mine.forEach(function (s, d) { best.set(d, Math.max(best.get(d) || 0, e[1] * s)); });
+      });
+      best.forEach(function (s, d) {
+        var r = rows.get(d);
+        if (!r) { r = new Array(words.length).fill(0); rows.set(d, r); }
+        r[wi] = s;
+      });
+    });
+    return rows;
+  }
+  function round(s) { return Math.round(s * 1e6) / 1e6; }
+  /* rank.rs `combine`, over the documents of one language. */
+  function combine(rows, nwords, from, to) {
+    var all = [], any = [];
+    rows.forEach(function (r, d) {
+      if (d < from || d >= to) return;
+      var s = r.reduce(function (a, b) { return a + b; }, 0), m = 0;
+      r.forEach(function (x) { if (x > 0) m++; });
+      s = round(s);
+      if (s <= 0) return;
+      any.push([d, s]);
+      if (m === nwords) all.push([d, s]);
+    });
+    var out = all.length ? all : any;
+    out.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+    return out;
+  }
+
+  /* Runs a query: resolves to {page: [[doc, score]…], other: […], words}. */
+  function run(q) {
+    return ready().then(function () {
+      var words = plan(q), need = new Set();
+      if (!words.length) return { page: [], other: [], words: words };
+      words.forEach(function (w) { w.expansions.forEach(function (e) { need.add(shardOf(termIndex.get(e[0]))); }); });
+      return Promise.all(Array.from(need).map(function (k) {
+        return shards[k] ? null : script("search/t/" + k + ".js");
+      })).then(function () {
+        var rows = score(words), page = [], other = [];
+        meta.langs.forEach(function (l) {
+          var ranked = combine(rows, words.length, l[1], l[2]);
+          if (l[0] === S.lang) page = ranked;
+          else other = other.concat(ranked);
+        });
+        other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+        return { page: page, other: other, words: words };
+      });
+    });
+  }
+  function docsOf(list) {
+    var need = new Set();
+    list.forEach(function (h) { need.add(Math.floor(h[0] / meta.chunk)); });
+    return Promise.all(Array.from(need).map(function (k) {
+      return chunks[k] ? null : script("search/d/" + k + ".js");
+    })).then(function () {
+      return list.map(function (h) {
+        var row = chunks[Math.floor(h[0] / meta.chunk)][h[0] % meta.chunk];
+        return { doc: h[0], score: h[1], glossary: row[0] === 1, section: row[1], title: row[2], chapter: row[3], url: row[4], text: row[5] };
+      });
+    });
+  }
+  /* Public for tests and tools: the ranked documents of a query in a language. */
+  S.query = function (q, lang) {
+    var keep = S.lang;
+    S.lang = lang || S.lang;
+    return run(q).then(function (r) {
+      S.lang = keep;
+      return docsOf(r.page.slice(0, SHOWN)).then(function (hits) { return hits; });
+    });
+  };
+
+  /* ---- the search box ---- */
+  var input, box, active = -1, seq = 0;
+
+  function href(url) {
+    if (location.protocol === "file:") url = url.replace(/\/(#|$)/, "/index.html$1");
+    return root + url;
+  }
+  function marked(el, text, terms) {
+    var toks = window.RulebookAnalyzer.tokenize(text), at = 0;
+    toks.forEach(function (t) {
+      if (!terms.has(t.term)) return;
+      el.appendChild(doc.createTextNode(text.slice(at, t.start)));
+      var m = doc.createElement("mark");
+      m.textContent = text.slice(t.start, t.end);
+      el.appendChild(m);
+      at = t.end;
+    });
+    el.appendChild(doc.createTextNode(text.slice(at)));
+  }
+  function item(h, terms) {
+    var li = doc.createElement("li"), a = doc.createElement("a"), t = doc.createElement("span");
+    var c = doc.createElement("span"), s = doc.createElement("span");
+    a.href = href(h.url);
+    a.className = "search-hit" + (h.glossary ? " search-glossary" : "");
+    t.className = "search-title";
+    if (h.section) {
+      var n = doc.createElement("span");
+      n.className = "secnum";
+      n.textContent = h.section;
+      t.appendChild(n);
+      t.appendChild(doc.createTextNode(" "));
+    }
+    marked(t, h.title, terms);
+    c.className = "search-chapter";
+    c.textContent = h.chapter;
+    s.className = "search-snippet";
+    marked(s, h.text + (h.text.length >= 120 ? "…" : ""), terms);
+    a.appendChild(t); a.appendChild(c); a.appendChild(s);
+    li.appendChild(a);
+    return li;
+  }
+  function show(q, page, other, words) {
+    var terms = new Set();
+    words.forEach(function (w) { w.expansions.forEach(function (e) { terms.add(e[0]); }); });
+    box.textContent = "";
+    active = -1;
+    if (!page.length && !other.length) {
+      var p = doc.createElement("p");
+      p.className = "search-empty";
+      p.textContent = box.getAttribute("data-no-results");
+      box.appendChild(p);
+    }
+    [[page, null], [other, box.getAttribute("data-other")]].forEach(function (part) {
+      if (!part[0].length) return;
+      if (part[1]) {
+        var h = doc.createElement("p");
+        h.className = "search-other";
+        h.textContent = part[1];
+        box.appendChild(h);
+      }
+      var ol = doc.createElement("ol");
+      ol.className = "search-list";
+      part[0].forEach(function (hit) { ol.appendChild(item(hit, terms)); });
+      box.appendChild(ol);
+    });
+    box.hidden = false;
+    input.setAttribute("aria-expanded", "true");
+  }
+  function update() {
+    var q = input.value, mine = ++seq, t0 = performance.now();
+    if (!q.trim()) { close(); return; }
+    run(q).then(function (r) {
+      if (mine !== seq) return null;
+      return Promise.all([docsOf(r.page.slice(0, SHOWN)), docsOf(r.other.slice(0, SHOWN_OTHER))]).then(function (d) {
+        if (mine !== seq) return;
+        show(q, d[0], d[1], r.words);
+        S.lastMillis = performance.now() - t0;
+        box.setAttribute("data-query", q);
+      });
+    }).catch(function (e) {
+      if (mine !== seq) return;
+      box.textContent = String(e && e.message || e);
+      box.hidden = false;
+    });
+  }
+  function close() {
+    seq++;
+    box.hidden = true;
+    box.textContent = "";
+    box.removeAttribute("data-query");
+    input.setAttribute("aria-expanded", "false");
+  }
+  function move(by) {
+    var links = box.querySelectorAll("a.search-hit");
+    if (!links.length) return;
+    if (active >= 0 && links[active]) links[active].parentNode.classList.remove("active");
+    active = (active + by + links.length) % links.length;
+    links[active].parentNode.classList.add("active");
+    links[active].scrollIntoView({ block: "nearest" });
+  }
+  function keys(e) {
+    if (e.key === "ArrowDown") { e.preventDefault(); move(1); }
+    else if (e.key === "ArrowUp") { e.preventDefault(); move(-1); }
+    else if (e.key === "Enter") {
+      var links = box.querySelectorAll("a.search-hit"), a = links[active >= 0 ? active : 0];
+      if (a) { e.preventDefault(); location.href = a.href; }
+    } else if (e.key === "Escape") { close(); input.blur(); }
+  }
+
+  function init() {
+    input = doc.getElementById("search-input");
+    box = doc.getElementById("search-results");
+    root = doc.body.getAttribute("data-root") || "";
+    S.lang = doc.documentElement.lang;
+    doc.addEventListener("keydown", function (e) {
+      var t = e.target, tag = t && t.tagName;
+      if (e.key === "/" && input && t !== input && !(tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable))) {
+        e.preventDefault();
+        input.focus();
+      }
+    });
+    if (input && box) {
+      input.addEventListener("focus", function () { ready().catch(function () {}); });
+      input.addEventListener("input", update);
+      input.addEventListener("keydown", keys);
+      doc.addEventListener("click", function (e) {
+        if (!box.hidden && !box.contains(e.target) && e.target !== input) close();
+      });
+    }
+    if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+      navigator.serviceWorker.register(root + "sw.js").catch(function () {});
+    }
+  }
+  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

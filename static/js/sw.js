@@ -1,0 +1,58 @@
+/* rulebook service worker (the build writes it to the site root, with RULEBOOK_VERSION above,
+ * so its scope is the whole site, wherever base_url puts it). After the first visit, the
+ * site's shell and search index come from the cache, so search works offline; pages are
+ * fetched from the network first and cached as they are read. A new build is a new version:
+ * its worker replaces the old one and drops the old caches. */
+/* global RULEBOOK_VERSION */
+"use strict";
+var CACHE = "rulebook-" + RULEBOOK_VERSION;
+var SHELL = ["static/css/style.css", "static/js/site.js", "static/js/analyzer.js",
+  "static/js/search.js", "search/index.js"];
+
+self.addEventListener("install", function (e) {
+  e.waitUntil(caches.open(CACHE).then(function (c) {
+    // One missing file must not stop the rest from being cached.
+    return Promise.all(SHELL.map(function (u) {
+      return c.add(new URL(u, self.registration.scope)).catch(function () {});
+    }));
+  }).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (e) {
+  e.waitUntil(caches.keys().then(function (keys) {
+    return Promise.all(keys.filter(function (k) {
+      return k.indexOf("rulebook-") === 0 && k !== CACHE;
+    }).map(function (k) { return caches.delete(k); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function cacheFirst(req) {
+  return caches.open(CACHE).then(function (c) {
+    return c.match(req).then(function (hit) {
+      return hit || fetch(req).then(function (res) {
+        if (res.ok) c.put(req, res.clone());
+        return res;
+      });
+    });
+  });
+}
+
+function networkFirst(req) {
+  return caches.open(CACHE).then(function (c) {
+    return fetch(req).then(function (res) {
+      if (res.ok) c.put(req, res.clone());
+      return res;
+    }).catch(function () {
+      return c.match(req).then(function (hit) { return hit || Response.error(); });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (e) {
+  var req = e.request;
+  if (req.method !== "GET" || req.url.indexOf(self.registration.scope) !== 0) return;
+  var path = req.url.slice(self.registration.scope.length);
+  // The index and the theme's files change only with a new build (a new worker).
+  if (/^(search|static|media)\//.test(path)) e.respondWith(cacheFirst(req));
+  else e.respondWith(networkFirst(req));
+});
