@@ -6,7 +6,7 @@
 /* global RULEBOOK_VERSION */
 "use strict";
 var CACHE = "rulebook-" + RULEBOOK_VERSION;
-var SHELL = ["static/css/style.css", "static/js/site.js", "static/js/analyzer.js",
+var SHELL = ["static/css/style.css", "static/css/search.css", "static/js/site.js", "static/js/analyzer.js",
   "static/js/search.js", "search/index.js"];
 
 self.addEventListener("install", function (e) {
@@ -41,7 +41,8 @@ function networkFirst(req) {
   return caches.open(CACHE).then(function (c) {
     return fetch(req).then(function (res) {
       if (res.ok) c.put(req, res.clone());
-      return res;
+      // A server that lost the page (or a captive portal): the copy read before is better.
+      return res.ok ? res : c.match(req).then(function (hit) { return hit || res; });
     }).catch(function () {
       return c.match(req).then(function (hit) { return hit || Response.error(); });
     });

@@ -1,0 +1,297 @@
+//! The search box in headless Chromium: typing shows ranked results with highlights, from
+//! file:// and from a server; the keyboard works; results are text, never HTML from the
+//! content; search keeps working offline once the service worker has the index; and the
+//! browser ranks like `rulebook search`.
+
+mod common;
+
+use std::path::Path;
+
+use common::browser::Browser;
+use common::*;
+use serde_json::Value;
+
+/// The default content plus one chapter whose title looks like HTML.
+fn built_site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for e in walkdir::WalkDir::new(repo().join("content")) {
+        let e = e.unwrap();
+        let to = dir.path().join(e.path().strip_prefix(repo()).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    write(
+        dir.path(),
+        "content/en/zz-markup.md",
+        "---\nid: zz-markup\ntitle: Markup\n---\n\n## Wyvern `<img src=x onerror=alert(1)>` tags\n\nWyverns and `<b>bold</b>` wyvern text.\n".as_bytes(),
+    );
+    build_ok(dir.path());
+    dir
+}
+
+/// Types `query` into the search box and waits for its results; returns the titles shown.
+fn search(b: &Browser, query: &str) -> Vec<String> {
+    b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+    b.type_into("#search-input", query);
+    b.wait_until(
+        &format!(
+            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {};",
+            Value::String(query.to_string())
+        ),
+        20,
+        &format!("results for {query}"),
+    );
+    b.js("return Array.from(document.querySelectorAll('#search-results .search-title')).map(e => e.textContent)")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn file_url(p: &Path) -> String {
+    format!("file://{}", p.display())
+}
+
+fn check_box(b: &Browser) {
+    // results as you type: a half-typed word is completed
+    let titles = search(b, "заклят");
+    assert!(titles.iter().any(|t| t == "Закляття"), "{titles:?}");
+    // the matched word is highlighted
+    let marks = b.js("return Array.from(document.querySelectorAll('#search-results mark')).map(m => m.textContent)");
+    assert!(
+        marks.as_array().unwrap().iter().any(|m| m
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .starts_with("заклят")),
+        "{marks}"
+    );
+    // a typo still finds it, and apostrophe variants agree
+    assert_eq!(search(b, "заклятя")[0], "Закляття");
+    assert_eq!(search(b, "ім’я"), search(b, "ім'я"));
+    // the page's language first, then the other language under its heading
+    let titles = search(b, "exhaustion token");
+    assert_eq!(titles[0], "Жетон виснаження", "{titles:?}");
+    let other = b.js("var o = document.querySelector('#search-results .search-other'); return o && o.textContent");
+    assert_eq!(other, Value::String("Іншою мовою".into()));
+}
+
+#[test]
+fn search_box_from_file_url() {
+    let dir = built_site();
+    let b = Browser::start(1200, 800);
+    b.goto(&file_url(&dir.path().join("public/uk/index.html")));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    check_box(&b);
+    // Enter opens the first result, as a file
+    search(&b, "жетон виснаження");
+    b.keys("\u{E007}");
+    b.wait_until(
+        "return location.pathname.indexOf('/uk/glossary/index.html') > 0",
+        10,
+        "the glossary page",
+    );
+    assert!(b.url().contains("#"), "{}", b.url());
+}
+
+#[test]
+fn search_box_from_a_server_with_keyboard_and_offline() {
+    let dir = built_site();
+    let public = dir.path().join("public");
+    let server = StaticServer::start(&public, "/rules/");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}uk/glossary/", server.url));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    // `/` focuses the box from anywhere on the page
+    b.js("document.querySelector('a.brand').focus();");
+    b.keys("/");
+    b.wait_until(
+        "return document.activeElement && document.activeElement.id === 'search-input'",
+        5,
+        "focus on /",
+    );
+    check_box(&b);
+    // arrows move through the results, Enter opens the chosen one
+    search(&b, "пломенекровний");
+    let second = b.js("return document.querySelectorAll('#search-results a.search-hit')[1].href");
+    b.keys("\u{E015}\u{E015}");
+    let active =
+        b.js("var a = document.querySelector('#search-results li.active a'); return a && a.href");
+    assert_eq!(active, second);
+    b.keys("\u{E007}");
+    b.wait_until(
+        &format!("return location.href === {second}"),
+        10,
+        "the chosen result",
+    );
+
+    // markup in the content is shown as text
+    b.goto(&format!("{}en/", server.url));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    let titles = search(&b, "wyvern");
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains("<img src=x onerror=alert(1)>")),
+        "{titles:?}"
+    );
+    let elements =
+        b.js("return document.querySelectorAll('#search-results img, #search-results b').length");
+    assert_eq!(elements, Value::from(0));
+
+    // the service worker takes the site (its scope is the site's root) and caches the index
+    let scope = b.wait_until(
+        "return navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL",
+        20,
+        "the service worker",
+    );
+    assert_eq!(scope, Value::String(format!("{}sw.js", server.url)));
+    b.goto(&format!("{}en/", server.url));
+    b.wait_until(
+        "return document.readyState === 'complete' && navigator.serviceWorker.controller",
+        10,
+        "page load",
+    );
+    let online = search(&b, "phoenixborn");
+    // offline: the server loses every file
+    let gone = dir.path().join("gone");
+    std::fs::rename(&public, &gone).unwrap();
+    b.goto(&format!("{}en/", server.url));
+    b.wait_until(
+        "return document.readyState === 'complete' && document.getElementById('search-input')",
+        10,
+        "the cached page",
+    );
+    assert_eq!(search(&b, "phoenixborn"), online);
+    std::fs::rename(&gone, &public).unwrap();
+}
+
+/// Queries of the agreement check: terms, phrases, word forms, typos and prefixes, in both
+/// languages.
+const AGREEMENT: &[(&str, &str)] = &[
+    ("uk", "закляття"),
+    ("uk", "заклятя"),
+    ("uk", "заклят"),
+    ("uk", "пломенекровний"),
+    ("uk", "пломенекровного"),
+    ("uk", "жетон виснаження"),
+    ("uk", "exhaustion token"),
+    ("uk", "кубик"),
+    ("uk", "кубики сили"),
+    ("uk", "фаза підготовки"),
+    ("uk", "ім'я"),
+    ("uk", "вiдповiдь"),
+    ("uk", "союзник"),
+    ("uk", "атака"),
+    ("uk", "атакувати"),
+    ("uk", "поле битви"),
+    ("uk", "знищений"),
+    ("uk", "колода"),
+    ("uk", "резерв"),
+    ("uk", "химера"),
+    ("uk", "ран"),
+    ("uk", "виснажена карта"),
+    ("uk", "гравець"),
+    ("uk", "ритуал"),
+    ("uk", "раунд"),
+    ("uk", "дія"),
+    ("uk", "головна дія"),
+    ("uk", "додаткова"),
+    ("uk", "перший гравець"),
+    ("uk", "магія"),
+    ("en", "damage"),
+    ("en", "exhaustion token"),
+    ("en", "phoenixborn"),
+    ("en", "phoenixbron"),
+    ("en", "attack"),
+    ("en", "attacking units"),
+    ("en", "guard"),
+    ("en", "spellboard"),
+    ("en", "conjuration"),
+    ("en", "conjurat"),
+    ("en", "battlefield"),
+    ("en", "dice"),
+    ("en", "main action"),
+    ("en", "side action"),
+    ("en", "recover"),
+    ("en", "wound"),
+    ("en", "first player"),
+    ("en", "ready spell"),
+    ("en", "discard"),
+    ("en", "meditate"),
+    ("en", "deck building"),
+    ("en", "alteration"),
+    ("en", "destroyed"),
+    ("en", "reaction"),
+    ("en", "пломенекровний"),
+    ("en", "ex"),
+    ("en", "ph"),
+    ("en", "unit"),
+    ("en", "cost"),
+    ("en", "exhaust"),
+];
+
+#[test]
+fn browser_and_command_line_agree_on_the_top_ten() {
+    let dir = built_site();
+    let b = Browser::start(1000, 800);
+    b.goto(&file_url(&dir.path().join("public/uk/index.html")));
+    b.wait_until(
+        "return document.readyState === 'complete' && window.RulebookSearch",
+        10,
+        "page load",
+    );
+    let mut agree = 0;
+    let mut differ = Vec::new();
+    for (lang, q) in AGREEMENT {
+        let r = run(&[
+            "search",
+            "--site",
+            dir.path().to_str().unwrap(),
+            "--json",
+            "--lang",
+            lang,
+            "--limit",
+            "10",
+            q,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let cli: Vec<String> = serde_json::from_str::<Value>(&r.stdout)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["url"].as_str().unwrap().to_string())
+            .collect();
+        b.js_with(
+            "window.__got = null; RulebookSearch.query(arguments[0], arguments[1]).then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
+            vec![Value::from(*q), Value::from(*lang)],
+        );
+        let got = b.wait_until("return window.__got", 20, q);
+        let web: Vec<String> = got
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        if web == cli {
+            agree += 1;
+        } else {
+            differ.push(format!("{lang} {q}:\n  cli {cli:?}\n  web {web:?}"));
+        }
+    }
+    let pct = agree as f64 * 100.0 / AGREEMENT.len() as f64;
+    println!("top-10 agreement: {agree}/{} ({pct:.1} %)", AGREEMENT.len());
+    for d in &differ {
+        println!("{d}");
+    }
+    assert!(
+        pct >= 95.0,
+        "agreement {pct:.1} % < 95 %:\n{}",
+        differ.join("\n")
+    );
+}

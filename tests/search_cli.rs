@@ -1,0 +1,207 @@
+//! `rulebook search`: results as JSON and text, the index kept out of public/, built on a fresh
+//! checkout and rebuilt when the content changes, and clear errors.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use serde_json::Value;
+
+/// A copy of the default content in a temporary site folder (the index is written beside it).
+pub fn default_site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for e in walkdir::WalkDir::new(repo().join("content")) {
+        let e = e.unwrap();
+        let rel = e.path().strip_prefix(repo()).unwrap();
+        let to = dir.path().join(rel);
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    dir
+}
+
+fn search_json(site: &Path, args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["search", "--site", site.to_str().unwrap(), "--json"];
+    all.extend_from_slice(args);
+    let r = run(&all);
+    assert_eq!(r.code, 0, "search {args:?} failed:\n{}", r.stderr);
+    serde_json::from_str::<Value>(&r.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", r.stdout))
+        .as_array()
+        .expect("an array")
+        .clone()
+}
+
+fn field<'a>(v: &'a Value, k: &str) -> &'a str {
+    v[k].as_str()
+        .unwrap_or_else(|| panic!("no string field {k} in {v}"))
+}
+
+#[test]
+fn json_results_have_the_documented_fields() {
+    let d = default_site();
+    let hits = search_json(d.path(), &["закляття", "--limit", "5"]);
+    assert!(!hits.is_empty() && hits.len() <= 5, "{hits:?}");
+    for h in &hits {
+        for k in ["lang", "title", "section", "url", "snippet"] {
+            field(h, k);
+        }
+        assert!(h["score"].as_f64().unwrap() > 0.0);
+    }
+    // best first
+    let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    // a term ranks its glossary entry first
+    assert_eq!(field(&hits[0], "title"), "Закляття");
+    assert!(field(&hits[0], "url").starts_with("uk/glossary/#"));
+}
+
+#[test]
+fn a_query_in_one_language_finds_the_glossary_entry_of_the_other() {
+    let d = default_site();
+    let hits = search_json(d.path(), &["exhaustion token", "--lang", "uk"]);
+    assert_eq!(field(&hits[0], "title"), "Жетон виснаження", "{hits:#?}");
+    assert!(hits.iter().all(|h| field(h, "lang") == "uk"));
+    let hits = search_json(d.path(), &["жетон виснаження", "--lang", "en"]);
+    assert_eq!(
+        field(&hits[0], "title").to_lowercase(),
+        "exhaustion token",
+        "{hits:#?}"
+    );
+}
+
+#[test]
+fn snippets_mark_the_matches_and_sections_carry_their_numbers() {
+    let d = default_site();
+    let hits = search_json(d.path(), &["damage", "--lang", "en", "--limit", "20"]);
+    assert!(
+        hits.iter().any(|h| field(h, "snippet").contains("**damage")
+            || field(h, "snippet").contains("**Damage")),
+        "{hits:#?}"
+    );
+    let numbered = hits
+        .iter()
+        .find(|h| !field(h, "section").is_empty())
+        .expect("a numbered section among the results");
+    let sec = field(numbered, "section");
+    assert!(
+        field(numbered, "url").ends_with(&format!("#{sec}")),
+        "{numbered}"
+    );
+}
+
+#[test]
+fn works_on_a_fresh_checkout_and_keeps_the_index_out_of_public() {
+    let d = default_site();
+    // no build yet
+    let hits = search_json(d.path(), &["phoenixborn", "--lang", "en"]);
+    assert!(!hits.is_empty());
+    assert!(d.path().join(".rulebook-cache/search/index").is_dir());
+    assert!(
+        !d.path().join("public").exists(),
+        "search must not build the site"
+    );
+    // a build does not put the command line's index into the site
+    build_ok(d.path());
+    assert!(!d.path().join("public/.rulebook-cache").exists());
+    assert!(files_with_ext(&d.path().join("public"), "idx").is_empty());
+    // and the search still works after the build
+    assert_eq!(
+        search_json(d.path(), &["phoenixborn", "--lang", "en"]).len(),
+        hits.len()
+    );
+}
+
+#[test]
+fn the_index_follows_the_content() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: 1.0.0 Alpha\n---\n\n## 1.1.0 Griffins\n\nGriffins fly.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: 1.0.0 Альфа\n---\n\n## 1.1.0 Грифони\n\nГрифони літають.\n",
+        ),
+    ]);
+    assert!(search_json(d.path(), &["basilisk"]).is_empty());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write(
+        d.path(),
+        "content/en/a.md",
+        b"---\nid: a\ntitle: 1.0.0 Alpha\n---\n\n## 1.1.0 Basilisks\n\nBasilisks stare.\n",
+    );
+    let hits = search_json(d.path(), &["basilisk"]);
+    assert_eq!(hits.len(), 1, "{hits:#?}");
+    assert_eq!(field(&hits[0], "section"), "1.1.0");
+    assert_eq!(field(&hits[0], "url"), "en/a/#1.1.0");
+    // Ukrainian word forms meet
+    for q in ["грифон", "грифонів", "грифонами", "ГРИФОНИ"] {
+        let hits = search_json(d.path(), &[q, "--lang", "uk"]);
+        assert_eq!(hits.len(), 1, "{q}: {hits:#?}");
+        assert_eq!(field(&hits[0], "section"), "1.1.0", "{q}");
+    }
+}
+
+#[test]
+fn text_output_lists_number_title_chapter_and_url() {
+    let d = default_site();
+    let r = run(&[
+        "search",
+        "--site",
+        d.path().to_str().unwrap(),
+        "--lang",
+        "uk",
+        "пломенекровний",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("1. ") && first.contains("Пломенекровний"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("uk/glossary/#"), "{}", r.stdout);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let d = default_site();
+    let r = run(&[
+        "search",
+        "--site",
+        d.path().to_str().unwrap(),
+        "--lang",
+        "de",
+        "x",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("--lang de") && r.stderr.contains("uk"),
+        "{}",
+        r.stderr
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let r = run(&["search", "--site", empty.path().to_str().unwrap(), "x"]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("content/"), "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    // broken content: the error names the file
+    let broken = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: [unclosed\n---\n\nText.\n",
+        ),
+    ]);
+    let r = run(&["search", "--site", broken.path().to_str().unwrap(), "text"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("content/en/a.md"), "{}", r.stderr);
+    // a query with no words finds nothing, without failing
+    assert!(search_json(d.path(), &["—?!"]).is_empty());
+}

@@ -1,0 +1,226 @@
+//! Search quality on the default content, as tables: word forms of one word find the same
+//! top 5, spelling variants find identical results, and a one-letter typo still finds the
+//! intended section in the top 3. Each table prints its score; the targets are the issue's.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use serde_json::Value;
+
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for e in walkdir::WalkDir::new(repo().join("content")) {
+        let e = e.unwrap();
+        let to = dir.path().join(e.path().strip_prefix(repo()).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    dir
+}
+
+/// URLs of the top `n` Ukrainian results.
+fn top(site: &Path, q: &str, n: usize) -> Vec<String> {
+    let n = n.to_string();
+    let r = run(&[
+        "search",
+        "--site",
+        site.to_str().unwrap(),
+        "--json",
+        "--lang",
+        "uk",
+        "--limit",
+        &n,
+        q,
+    ]);
+    assert_eq!(r.code, 0, "{q}: {}", r.stderr);
+    serde_json::from_str::<Value>(&r.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["url"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Forms of one Ukrainian word. Target: the same top 5 for ≥ 90 % of the groups.
+const FORMS: &[&[&str]] = &[
+    &[
+        "пломенекровний",
+        "пломенекровного",
+        "пломенекровним",
+        "пломенекровних",
+        "пломенекровні",
+    ],
+    &["кубик", "кубика", "кубиків", "кубики", "кубиками"],
+    &["гравець", "гравця", "гравців", "гравцю", "гравцем"],
+    &["карта", "карти", "карту", "картою", "карт"],
+    &["жетон", "жетони", "жетонів", "жетона", "жетонами"],
+    &["боєць", "бійця", "бійців", "бійцю"],
+    &["резерв", "резерві", "резерву"],
+    &["виснаження", "виснаженням", "виснаженню"],
+    &["здібність", "здібності", "здібністю"],
+    &["властивість", "властивості", "властивостей"],
+    &["колода", "колоди", "колоду", "колодою"],
+    &["химера", "химери", "химері", "химеру"],
+    &["ритуал", "ритуалу", "ритуалом"],
+    &["раунд", "раунду", "раунди", "раундів"],
+    &["відновлення", "відновленням"],
+    &["атака", "атаки", "атаку", "атакою"],
+    &["союзник", "союзника", "союзники", "союзників"],
+    &["активація", "активації", "активацію"],
+    &["вартість", "вартості", "вартістю"],
+    &["ефект", "ефекту", "ефекти", "ефектів"],
+    &["символ", "символи", "символів", "символом"],
+    &["значення", "значень"],
+    &["зачарування", "зачаруванням"],
+    &["природа", "природи", "природою"],
+    &["магія", "магії", "магією"],
+    &["знищення", "знищенням"],
+    &["виклик", "виклику", "викликом"],
+    &["закляття", "заклять", "закляттям", "закляттях"],
+    &["сила", "сили", "силою", "силу"],
+    &["пам'ятка", "пам'ятки", "пам'ятку"],
+];
+
+/// Spellings of one query. Target: identical results (all of them) for 100 %.
+const VARIANTS: &[&[&str]] = &[
+    &["ім'я", "ім’я", "імʼя", "ім‘я", "ім`я"],
+    &["пам'ятки", "пам’ятки", "памʼятки"],
+    &["п'ятірку", "п’ятірку", "пʼятірку"],
+    &["закляття", "закля\u{301}ття", "ЗАКЛЯТТЯ", "зaкляття"],
+    &["кубик", "кyбик", "КУБИК", "кубiк"],
+    &[
+        "жетон виснаження",
+        "жeтoн виснаження",
+        "Жетон Висна\u{301}ження",
+    ],
+    &["пломенекровний", "пломе\u{AD}некровний", "плoменекрoвний"],
+    &["арґаєю", "АРҐАЄЮ", "арґ\u{301}аєю"],
+    &["й", "и\u{306}"],
+    &["відновлення", "вiдновлення", "ВIДНОВЛЕННЯ"],
+];
+
+/// Words of 5+ letters; each is typed with several one-letter typos.
+const TYPO_WORDS: &[&str] = &[
+    "закляття",
+    "пломенекровний",
+    "виснаження",
+    "кубиків",
+    "гравець",
+    "резерв",
+    "химера",
+    "союзник",
+    "ритуалу",
+    "зачарування",
+    "властивість",
+    "здібність",
+    "відновлення",
+    "колода",
+    "вартість",
+    "символ",
+    "жетони",
+    "активації",
+    "природи",
+    "знищення",
+    "підготовки",
+    "бонусу",
+];
+
+fn typos(word: &str) -> Vec<String> {
+    let w: Vec<char> = word.chars().collect();
+    let mid = w.len() / 2;
+    let mut sub = w.clone();
+    sub[mid] = if sub[mid] == 'о' { 'а' } else { 'о' };
+    let mut del = w.clone();
+    del.remove(mid + 1);
+    let mut swap = w.clone();
+    swap.swap(1, 2);
+    let mut ins = w.clone();
+    ins.insert(w.len() - 1, 'і');
+    [sub, del, swap, ins]
+        .iter()
+        .map(|v| v.iter().collect())
+        .collect()
+}
+
+#[test]
+fn word_forms_find_the_same_top_five() {
+    let d = site();
+    let mut same = 0;
+    let mut differ = Vec::new();
+    for group in FORMS {
+        let first = top(d.path(), group[0], 5);
+        assert!(!first.is_empty(), "{} finds nothing", group[0]);
+        let odd: Vec<&str> = group[1..]
+            .iter()
+            .copied()
+            .filter(|f| top(d.path(), f, 5) != first)
+            .collect();
+        if odd.is_empty() {
+            same += 1;
+        } else {
+            differ.push(format!("{}: {odd:?}", group[0]));
+        }
+    }
+    let pct = same as f64 * 100.0 / FORMS.len() as f64;
+    println!(
+        "word forms: {same}/{} groups with the same top 5 ({pct:.1} %)",
+        FORMS.len()
+    );
+    for d in &differ {
+        println!("  differs: {d}");
+    }
+    assert!(pct >= 90.0, "{differ:#?}");
+}
+
+#[test]
+fn spelling_variants_find_identical_results() {
+    let d = site();
+    let mut failed = Vec::new();
+    let mut total = 0;
+    for row in VARIANTS {
+        let first = top(d.path(), row[0], 50);
+        for v in &row[1..] {
+            total += 1;
+            if top(d.path(), v, 50) != first {
+                failed.push(format!("{v} vs {}", row[0]));
+            }
+        }
+    }
+    println!(
+        "spelling variants: {}/{total} identical",
+        total - failed.len()
+    );
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+#[test]
+fn one_letter_typos_still_find_the_section() {
+    let d = site();
+    let mut found = 0;
+    let mut total = 0;
+    let mut missed = Vec::new();
+    for w in TYPO_WORDS {
+        let want = top(d.path(), w, 1);
+        assert_eq!(want.len(), 1, "{w} finds nothing");
+        for t in typos(w) {
+            total += 1;
+            if top(d.path(), &t, 3).contains(&want[0]) {
+                found += 1;
+            } else {
+                missed.push(format!("{t} (for {w})"));
+            }
+        }
+    }
+    let pct = found as f64 * 100.0 / total as f64;
+    println!("typos: {found}/{total} find the intended section in the top 3 ({pct:.1} %)");
+    for m in &missed {
+        println!("  missed: {m}");
+    }
+    assert!(pct >= 90.0, "{missed:#?}");
+}
