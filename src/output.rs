@@ -178,11 +178,17 @@ fn remove_tree(dir: &Path) {
 }
 
 /// Removes temporary folders left by builds that were killed (they carry our marker).
+///
+/// A build killed between its two renames (the old site moved aside, the new one not yet in
+/// place) leaves no site at the target, only the old one beside it: that one is put back rather
+/// than removed, so even that instant loses nothing.
 fn clean_stale(parent: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
-    for e in entries.filter_map(|e| e.ok()) {
+    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
         let n = e.file_name().to_string_lossy().into_owned();
         let ours = n.starts_with(&format!(".{name}.rulebook-tmp-"))
             || n.starts_with(&format!(".{name}.rulebook-old-"));
@@ -192,6 +198,11 @@ fn clean_stale(parent: &Path, name: &str) {
                 Path::new(&format!("/proc/{p}")).exists() && p != std::process::id()
             });
             if !alive {
+                let target = parent.join(name);
+                let is_old = n.starts_with(&format!(".{name}.rulebook-old-"));
+                if is_old && !target.exists() && std::fs::rename(e.path(), &target).is_ok() {
+                    continue;
+                }
                 let _ = std::fs::remove_dir_all(e.path());
             }
         }
@@ -228,6 +239,24 @@ mod tests {
         std::fs::write(foreign.join(MARKER), "").unwrap();
         assert!(check_output(&foreign, &site).is_ok());
         assert!(check_output(&site.join("public"), &site).is_ok());
+    }
+
+    #[test]
+    fn a_build_killed_between_the_renames_gets_its_old_site_back() {
+        let t = tempfile::tempdir().unwrap();
+        let target = t.path().join("public");
+        // what a kill right after `rename(public, old)` leaves behind (a pid above the kernel limit: never alive)
+        let old = t.path().join(".public.rulebook-old-999999999");
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::write(old.join(MARKER), "").unwrap();
+        std::fs::write(old.join("index.html"), "previous").unwrap();
+        let s = Staging::new(&target).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(target.join("index.html")).unwrap(),
+            "previous"
+        );
+        assert!(!old.exists());
+        drop(s);
     }
 
     #[test]

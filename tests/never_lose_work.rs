@@ -1,0 +1,221 @@
+//! Never lose work: a build that fails, is interrupted (Ctrl-C) or killed leaves the previous
+//! site exactly as it was; `--output` refuses folders that are not ours; links out of the site
+//! are not followed.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Every file below `dir` with its bytes, sorted by path.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                files.push((
+                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A generated site large enough that a build takes a while (so a signal lands mid-build).
+fn big_site(chapters: usize) -> tempfile::TempDir {
+    let gen = repo().join("../shared/bench/gen_corpus.py");
+    assert!(gen.exists(), "the corpus generator is expected at {}", gen.display());
+    let dir = tempfile::tempdir().unwrap();
+    let st = Command::new("python3")
+        .args([
+            gen.to_str().unwrap(),
+            "--chapters",
+            &chapters.to_string(),
+            "--sections-per-chapter",
+            "8",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--formats",
+            "rulebook",
+        ])
+        .output()
+        .expect("python3");
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    dir
+}
+
+fn staging_exists(site: &Path) -> bool {
+    std::fs::read_dir(site).unwrap().flatten().any(|e| {
+        e.file_name()
+            .to_string_lossy()
+            .starts_with(".public.rulebook-tmp-")
+    })
+}
+
+/// Starts a build, waits until it is writing its staging folder, then sends `signal`.
+fn interrupt_mid_build(site: &Path, signal: &str) {
+    let mut child = Command::new(bin())
+        .args(["build", "--site", site.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !staging_exists(site) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build ended before it could be interrupted"
+        );
+        assert!(start.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // let it write some files, then stop it
+    std::thread::sleep(Duration::from_millis(20));
+    let st = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the build was not stopped by {signal}");
+}
+
+#[test]
+fn a_killed_or_interrupted_build_leaves_the_previous_site_as_it_was() {
+    let corpus = big_site(400);
+    let site = corpus.path().join("rulebook");
+    build_ok(&site);
+    let before = snapshot(&site.join("public"));
+    assert!(before.len() > 800);
+    // change the content, so a build that got through would change public/
+    let ch = std::fs::read_dir(site.join("content/en"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "md"))
+        .unwrap();
+    let mut text = std::fs::read_to_string(&ch).unwrap();
+    text.push_str("\nA new closing paragraph.\n");
+    std::fs::write(&ch, text).unwrap();
+    for signal in ["-KILL", "-INT", "-TERM"] {
+        interrupt_mid_build(&site, signal);
+        assert!(
+            snapshot(&site.join("public")) == before,
+            "public/ changed after kill {signal}"
+        );
+    }
+    // the next build cleans up what the stopped ones left and succeeds
+    build_ok(&site);
+    assert!(!staging_exists(&site), "a stale staging folder was left");
+    assert!(snapshot(&site.join("public")) != before);
+}
+
+#[test]
+fn output_folders_that_are_not_ours_are_refused() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", "---\nid: a\ntitle: A\n---\nText.\n"),
+    ]);
+    let home = tempfile::tempdir().unwrap();
+    write(home.path(), "diary.txt", b"mine");
+    let foreign = dir.path().join("notes");
+    write(&foreign, "todo.txt", b"mine");
+    let s = dir.path().to_str().unwrap();
+    let cases: Vec<(PathBuf, &str)> = vec![
+        (PathBuf::from("/"), "file system root"),
+        (home.path().to_path_buf(), "home folder"),
+        (dir.path().to_path_buf(), "site folder"),
+        (dir.path().join("content"), "content/"),
+        (dir.path().join("content/en/out"), "content/"),
+        (dir.path().join("static"), "static/"),
+        (dir.path().join("templates/x"), "templates/"),
+        (foreign.clone(), "not written by rulebook"),
+        (dir.path().join("content/en/01-a.md"), "content/"),
+        // the site folder reached through `..`
+        (dir.path().join("content/.."), "site folder"),
+    ];
+    for (out, why) in cases {
+        let r = Command::new(bin())
+            .args(["build", "--site", s, "--output", out.to_str().unwrap()])
+            .env("HOME", home.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{}: {stderr}", out.display());
+        assert!(
+            stderr.contains("refusing") && stderr.contains(why),
+            "{}: expected a refusal naming `{why}`: {stderr}",
+            out.display()
+        );
+    }
+    assert_eq!(std::fs::read(home.path().join("diary.txt")).unwrap(), b"mine");
+    assert_eq!(std::fs::read(foreign.join("todo.txt")).unwrap(), b"mine");
+    assert!(dir.path().join("content/en/01-a.md").is_file());
+    // an empty folder, or a previous build, is fine
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    for _ in 0..2 {
+        let r = run(&["build", "--site", s, "--output", empty.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_site_are_not_followed() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "secret.md", b"---\nid: secret\ntitle: Secret\n---\nTOP-SECRET-TEXT\n");
+    write(outside.path(), "secret.txt", b"TOP-SECRET-TEXT");
+    write(outside.path(), "dir/inner.md", b"---\nid: inner\ntitle: Inner\n---\nTOP-SECRET-TEXT\n");
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", "---\nid: a\ntitle: A\n---\nText.\n\n![x](../../../secret.png)\n"),
+        ("content/en/02-inside.md", "---\nid: inside\ntitle: Inside\n---\nInside text.\n"),
+    ]);
+    let d = dir.path();
+    symlink(outside.path().join("secret.md"), d.join("content/en/03-secret.md")).unwrap();
+    symlink(outside.path().join("dir"), d.join("content/en/more")).unwrap();
+    symlink(outside.path().join("secret.txt"), d.join("content/en/pic.png")).unwrap();
+    std::fs::create_dir_all(d.join("static")).unwrap();
+    symlink(outside.path().join("secret.txt"), d.join("static/leak.txt")).unwrap();
+    symlink(outside.path(), d.join("static/everything")).unwrap();
+    // a link that stays inside the site is fine
+    symlink(d.join("content/en/02-inside.md"), d.join("content/en/04-alias.md")).unwrap();
+    write(d, "content/en/05-b.md", b"---\nid: b\ntitle: B\n---\n![p](pic.png)\n");
+    let r = run(&["build", "--site", d.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "the in-site alias duplicates id `inside`:\n{}", r.stderr);
+    std::fs::remove_file(d.join("content/en/04-alias.md")).unwrap();
+    let r = build_ok(d);
+    for link in [
+        "content/en/03-secret.md",
+        "content/en/more",
+        "static/leak.txt",
+        "static/everything",
+    ] {
+        assert!(
+            r.stderr.contains(&format!("warning[symlink]: {link}: ")),
+            "no warning for {link}:\n{}",
+            r.stderr
+        );
+    }
+    assert!(r.stderr.contains("warning[image-outside-site]: content/en/01-a.md:"), "{}", r.stderr);
+    let out = d.join("public");
+    for (path, bytes) in snapshot(&out) {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("TOP-SECRET-TEXT"),
+            "{} holds text from outside the site",
+            path.display()
+        );
+    }
+    assert!(!out.join("en/secret").exists() && !out.join("en/inner").exists());
+    assert!(out.join("en/inside/index.html").is_file());
+}
