@@ -47,11 +47,7 @@ fn build_with_threads(site: &Path, threads: &str) {
         .env("RAYON_NUM_THREADS", threads)
         .output()
         .unwrap();
-    assert!(
-        r.status.success(),
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
 }
 
 fn assert_identical(a: &Path, b: &Path) {
@@ -89,7 +85,11 @@ fn default_content_builds_byte_identical_whatever_the_order_and_threads() {
 #[test]
 fn generated_corpus_builds_byte_identical() {
     let gen = repo().join("../shared/bench/gen_corpus.py");
-    assert!(gen.exists(), "the corpus generator is expected at {}", gen.display());
+    assert!(
+        gen.exists(),
+        "the corpus generator is expected at {}",
+        gen.display()
+    );
     let dir = tempfile::tempdir().unwrap();
     let st = Command::new("python3")
         .args([
@@ -105,7 +105,11 @@ fn generated_corpus_builds_byte_identical() {
         ])
         .output()
         .expect("python3");
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let src = dir.path().join("rulebook");
     let mut files = list(&src);
     let a = tempfile::tempdir().unwrap();
@@ -114,7 +118,9 @@ fn generated_corpus_builds_byte_identical() {
     // a different, scrambled order for the second copy
     files.sort_by_key(|p| {
         let s = p.to_string_lossy();
-        s.bytes().rev().fold(0u64, |h, c| h.wrapping_mul(31).wrapping_add(c as u64))
+        s.bytes()
+            .rev()
+            .fold(0u64, |h, c| h.wrapping_mul(31).wrapping_add(c as u64))
     });
     copy_in_order(&src, b.path(), &files);
     build_with_threads(a.path(), "2");
@@ -123,5 +129,8 @@ fn generated_corpus_builds_byte_identical() {
     // and a rebuild in place changes nothing
     let before = snapshot(&a.path().join("public"));
     build_with_threads(a.path(), "3");
-    assert!(before == snapshot(&a.path().join("public")), "a rebuild changed the output");
+    assert!(
+        before == snapshot(&a.path().join("public")),
+        "a rebuild changed the output"
+    );
 }

@@ -32,7 +32,11 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// A generated site large enough that a build takes a while (so a signal lands mid-build).
 fn big_site(chapters: usize) -> tempfile::TempDir {
     let gen = repo().join("../shared/bench/gen_corpus.py");
-    assert!(gen.exists(), "the corpus generator is expected at {}", gen.display());
+    assert!(
+        gen.exists(),
+        "the corpus generator is expected at {}",
+        gen.display()
+    );
     let dir = tempfile::tempdir().unwrap();
     let st = Command::new("python3")
         .args([
@@ -48,7 +52,11 @@ fn big_site(chapters: usize) -> tempfile::TempDir {
         ])
         .output()
         .expect("python3");
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     dir
 }
 
@@ -156,7 +164,10 @@ fn output_folders_that_are_not_ours_are_refused() {
             out.display()
         );
     }
-    assert_eq!(std::fs::read(home.path().join("diary.txt")).unwrap(), b"mine");
+    assert_eq!(
+        std::fs::read(home.path().join("diary.txt")).unwrap(),
+        b"mine"
+    );
     assert_eq!(std::fs::read(foreign.join("todo.txt")).unwrap(), b"mine");
     assert!(dir.path().join("content/en/01-a.md").is_file());
     // an empty folder, or a previous build, is fine
@@ -173,26 +184,60 @@ fn output_folders_that_are_not_ours_are_refused() {
 fn links_out_of_the_site_are_not_followed() {
     use std::os::unix::fs::symlink;
     let outside = tempfile::tempdir().unwrap();
-    write(outside.path(), "secret.md", b"---\nid: secret\ntitle: Secret\n---\nTOP-SECRET-TEXT\n");
+    write(
+        outside.path(),
+        "secret.md",
+        b"---\nid: secret\ntitle: Secret\n---\nTOP-SECRET-TEXT\n",
+    );
     write(outside.path(), "secret.txt", b"TOP-SECRET-TEXT");
-    write(outside.path(), "dir/inner.md", b"---\nid: inner\ntitle: Inner\n---\nTOP-SECRET-TEXT\n");
+    write(
+        outside.path(),
+        "dir/inner.md",
+        b"---\nid: inner\ntitle: Inner\n---\nTOP-SECRET-TEXT\n",
+    );
     let dir = site(&[
         ("content/site.yaml", SITE_YAML),
-        ("content/en/01-a.md", "---\nid: a\ntitle: A\n---\nText.\n\n![x](../../../secret.png)\n"),
-        ("content/en/02-inside.md", "---\nid: inside\ntitle: Inside\n---\nInside text.\n"),
+        (
+            "content/en/01-a.md",
+            "---\nid: a\ntitle: A\n---\nText.\n\n![x](../../../secret.png)\n",
+        ),
+        (
+            "content/en/02-inside.md",
+            "---\nid: inside\ntitle: Inside\n---\nInside text.\n",
+        ),
     ]);
     let d = dir.path();
-    symlink(outside.path().join("secret.md"), d.join("content/en/03-secret.md")).unwrap();
+    symlink(
+        outside.path().join("secret.md"),
+        d.join("content/en/03-secret.md"),
+    )
+    .unwrap();
     symlink(outside.path().join("dir"), d.join("content/en/more")).unwrap();
-    symlink(outside.path().join("secret.txt"), d.join("content/en/pic.png")).unwrap();
+    symlink(
+        outside.path().join("secret.txt"),
+        d.join("content/en/pic.png"),
+    )
+    .unwrap();
     std::fs::create_dir_all(d.join("static")).unwrap();
     symlink(outside.path().join("secret.txt"), d.join("static/leak.txt")).unwrap();
     symlink(outside.path(), d.join("static/everything")).unwrap();
     // a link that stays inside the site is fine
-    symlink(d.join("content/en/02-inside.md"), d.join("content/en/04-alias.md")).unwrap();
-    write(d, "content/en/05-b.md", b"---\nid: b\ntitle: B\n---\n![p](pic.png)\n");
+    symlink(
+        d.join("content/en/02-inside.md"),
+        d.join("content/en/04-alias.md"),
+    )
+    .unwrap();
+    write(
+        d,
+        "content/en/05-b.md",
+        b"---\nid: b\ntitle: B\n---\n![p](pic.png)\n",
+    );
     let r = run(&["build", "--site", d.to_str().unwrap()]);
-    assert_eq!(r.code, 1, "the in-site alias duplicates id `inside`:\n{}", r.stderr);
+    assert_eq!(
+        r.code, 1,
+        "the in-site alias duplicates id `inside`:\n{}",
+        r.stderr
+    );
     std::fs::remove_file(d.join("content/en/04-alias.md")).unwrap();
     let r = build_ok(d);
     for link in [
@@ -207,7 +252,12 @@ fn links_out_of_the_site_are_not_followed() {
             r.stderr
         );
     }
-    assert!(r.stderr.contains("warning[image-outside-site]: content/en/01-a.md:"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("warning[image-outside-site]: content/en/01-a.md:"),
+        "{}",
+        r.stderr
+    );
     let out = d.join("public");
     for (path, bytes) in snapshot(&out) {
         assert!(
