@@ -115,8 +115,9 @@ pub fn decode(bytes: Vec<u8>, shown: impl AsRef<Path>, diags: &mut Diagnostics) 
 
 /// BOM, line ends and NFC, in one place. Cheap when the text is already clean.
 pub fn normalize_text(mut text: String) -> String {
-    if let Some(rest) = text.strip_prefix('\u{feff}') {
-        text = rest.to_string();
+    // every leading BOM: a file saved twice by a careless tool starts with two (found by fuzzing)
+    if text.starts_with('\u{feff}') {
+        text = text.trim_start_matches('\u{feff}').to_string();
     }
     if text.contains('\r') {
         text = text.replace("\r\n", "\n").replace('\r', "\n");

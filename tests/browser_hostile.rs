@@ -129,6 +129,34 @@ fn assert_nothing_ran(dir: &std::path::Path) {
             "{rel}: hostile elements in the page"
         );
     }
+    // search: the hostile titles and text come back as results and snippets, as text
+    b.goto(&format!("{}en/a/", server.url));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    for query in ["pwned", "script", "onerror"] {
+        b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+        b.type_into("#search-input", query);
+        b.wait_until(
+            &format!(
+                "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === '{query}';"
+            ),
+            20,
+            &format!("results for {query}"),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let pwned = b.js("return window.__pwned === undefined ? null : String(window.__pwned)");
+        assert!(
+            pwned.is_null(),
+            "search for {query}: a payload ran: {pwned}"
+        );
+        let tags = b.js(
+            "return document.querySelectorAll('#search-results script, #search-results img, #search-results [onerror]').length",
+        );
+        assert_eq!(
+            tags,
+            serde_json::json!(0),
+            "search for {query}: markup from the content in the results"
+        );
+    }
     // the root page, parsed: its inline script has no payload in it
     let root = page(&out.join("index.html"));
     for s in root.select(&sel("script")) {

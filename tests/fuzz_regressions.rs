@@ -101,3 +101,17 @@ fn nul_bytes_are_refused() {
         ("nul-byte", 2, 3)
     );
 }
+
+/// Two byte-order marks at the start (fuzzing, load target): the second one survived decoding
+/// and stood before the front matter's `---`.
+#[test]
+fn every_leading_bom_is_dropped() {
+    let mut d = Diagnostics::default();
+    let text = rulebook::load::decode(
+        b"\xef\xbb\xbf\xef\xbb\xbf---\nid: a\ntitle: A\n---\n".to_vec(),
+        "x.md",
+        &mut d,
+    )
+    .unwrap();
+    assert!(text.starts_with("---\n"), "{text:?}");
+}
