@@ -295,3 +295,166 @@ fn browser_and_command_line_agree_on_the_top_ten() {
         differ.join("\n")
     );
 }
+
+/// gzip size of a file (`gzip -6`), what a server sending it compressed transfers.
+fn gz(path: &Path) -> u64 {
+    let out = std::process::Command::new("gzip")
+        .args(["-6", "-c"])
+        .arg(path)
+        .output()
+        .expect("gzip");
+    out.stdout.len() as u64
+}
+
+/// Puts `query` into the search box in one go (one input event, as a paste) and waits for
+/// its results.
+fn search_at_once(b: &Browser, query: &str) {
+    b.js_with(
+        "var i = document.getElementById('search-input'); i.value = arguments[0]; i.dispatchEvent(new Event('input'));",
+        vec![Value::from(query)],
+    );
+    b.wait_until(
+        &format!(
+            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {};",
+            Value::String(query.to_string())
+        ),
+        20,
+        &format!("results for {query}"),
+    );
+}
+
+/// Files the page fetched for search since the last call (resource timing), and their gzip
+/// sizes.
+fn fetched(b: &Browser, server: &str, public: &Path) -> (Vec<String>, u64) {
+    let names = b.js("var n = performance.getEntriesByType('resource').map(e => e.name); performance.clearResourceTimings(); return n;");
+    let mut files = Vec::new();
+    let mut bytes = 0;
+    for n in names.as_array().unwrap() {
+        let rel = n
+            .as_str()
+            .unwrap()
+            .strip_prefix(server)
+            .unwrap_or("")
+            .to_string();
+        if rel.starts_with("search/")
+            || rel.ends_with("js/search.js")
+            || rel.ends_with("js/analyzer.js")
+            || rel.ends_with("css/search.css")
+        {
+            bytes += gz(&public.join(&rel));
+            files.push(rel);
+        }
+    }
+    (files, bytes)
+}
+
+/// Measures a built site (not a check: speed is never asserted). Run with
+/// `RULEBOOK_SEARCH_BENCH=path/to/public cargo test --release --test browser_search -- --ignored --nocapture`.
+/// Prints the gzip bytes of the first and later searches and the keystroke-to-results times.
+#[test]
+#[ignore]
+fn measure_search() {
+    let Some(public) = std::env::var_os("RULEBOOK_SEARCH_BENCH") else {
+        return;
+    };
+    let public = std::path::PathBuf::from(public);
+    let server = StaticServer::start(&public, "/");
+    let b = Browser::start(1200, 800);
+    for (lang, first, later) in [
+        (
+            "uk",
+            "закляття",
+            &[
+                "кубик сили",
+                "пломенекровний",
+                "жетон виснаження",
+                "атакувати",
+                "фаза",
+                "резерв",
+                "химера",
+                "заклятя",
+                "союзник",
+                "відновлення",
+            ][..],
+        ),
+        (
+            "en",
+            "attack",
+            &[
+                "exhaustion token",
+                "phoenixborn",
+                "conjuration",
+                "guard",
+                "spellboard",
+                "damage",
+                "recover",
+                "meditate",
+                "first player",
+                "dice",
+            ][..],
+        ),
+    ] {
+        b.goto(&format!("{}{lang}/", server.url));
+        b.wait_until("return document.readyState === 'complete'", 20, "page load");
+        // bytes of whole queries (entered at once), then of the same typed letter by letter
+        for typed in [false, true] {
+            b.goto(&format!("{}{lang}/", server.url));
+            b.wait_until("return document.readyState === 'complete'", 20, "page load");
+            fetched(&b, &server.url, &public);
+            let how = if typed { "typed" } else { "entered" };
+            let go = |q: &str| {
+                if typed {
+                    search(&b, q);
+                } else {
+                    search_at_once(&b, q)
+                }
+            };
+            go(first);
+            let (files, bytes) = fetched(&b, &server.url, &public);
+            println!(
+                "{lang} first search {first:?} {how}: {bytes} B gz in {} files: {files:?}",
+                files.len()
+            );
+            let mut sizes = Vec::new();
+            for q in later {
+                go(q);
+                let (files, bytes) = fetched(&b, &server.url, &public);
+                println!(
+                    "{lang} later search {q:?} {how}: {bytes} B gz in {} files",
+                    files.len()
+                );
+                sizes.push(bytes);
+            }
+            sizes.sort_unstable();
+            println!(
+                "{lang} later searches {how}: median {} B, max {} B",
+                sizes[sizes.len() / 2],
+                sizes[sizes.len() - 1]
+            );
+        }
+        // keystrokes: each query typed letter by letter, the time from the input event to
+        // the results on screen, every keystroke
+        let mut times = Vec::new();
+        for q in later.iter().chain(later.iter()) {
+            b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+            let mut typed = String::new();
+            for c in q.chars() {
+                typed.push(c);
+                b.js("window.RulebookSearch.lastMillis = null;");
+                b.type_into("#search-input", &c.to_string());
+                if typed.trim().is_empty() {
+                    continue;
+                }
+                let t = b.wait_until(
+                    &format!("var r = document.getElementById('search-results'); return r.getAttribute('data-query') === {} && window.RulebookSearch.lastMillis", Value::String(typed.clone())),
+                    20,
+                    "results",
+                );
+                times.push(t.as_f64().unwrap());
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let p = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
+        println!("{lang} keystroke to results: {} keystrokes, median {:.1} ms, p95 {:.1} ms, max {:.1} ms", times.len(), p(0.5), p(0.95), p(1.0));
+    }
+}

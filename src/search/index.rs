@@ -36,20 +36,48 @@ pub struct RulebookTokenStream {
     next: usize,
 }
 
+thread_local! {
+    /// The tokens of each whitespace-separated chunk seen so far (offsets relative to the
+    /// chunk): rules text repeats its words, so indexing a large site analyzes each distinct
+    /// chunk once. Words never span whitespace (see [`super::terms`]).
+    static CHUNKS: std::cell::RefCell<HashMap<String, Vec<(usize, usize, String)>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
 impl Tokenizer for RulebookTokenizer {
     type TokenStream<'a> = RulebookTokenStream;
     fn token_stream<'a>(&'a mut self, text: &'a str) -> RulebookTokenStream {
-        let tokens = tokenize(text)
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| Token {
-                offset_from: t.start,
-                offset_to: t.end,
-                position: i,
-                text: t.term,
-                position_length: 1,
-            })
-            .collect();
+        let mut tokens = Vec::new();
+        CHUNKS.with_borrow_mut(|cache| {
+            if cache.len() > 500_000 {
+                cache.clear();
+            }
+            let mut at = 0;
+            for chunk in text.split(char::is_whitespace) {
+                let base = at;
+                at += chunk.len();
+                // the separator: one whitespace character
+                at += text[at..].chars().next().map_or(0, char::len_utf8);
+                if chunk.is_empty() {
+                    continue;
+                }
+                let toks = cache.entry(chunk.to_string()).or_insert_with(|| {
+                    tokenize(chunk)
+                        .into_iter()
+                        .map(|t| (t.start, t.end, t.term))
+                        .collect()
+                });
+                for (s, e, term) in toks.iter() {
+                    tokens.push(Token {
+                        offset_from: base + s,
+                        offset_to: base + e,
+                        position: tokens.len(),
+                        text: term.clone(),
+                        position_length: 1,
+                    });
+                }
+            }
+        });
         RulebookTokenStream { tokens, next: 0 }
     }
 }
@@ -427,5 +455,36 @@ impl SearchIndex {
     /// The languages of the indexed site, in site order.
     pub fn languages(&self) -> Vec<String> {
         self.langs.iter().map(|(l, _, _)| l.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tokenizer (with its chunk cache) gives tantivy exactly the analyzer's tokens.
+    #[test]
+    fn tokenizer_gives_the_analyzers_tokens() {
+        let mut tok = RulebookTokenizer;
+        for text in [
+            "Ро\u{301}зум  и\u{306}ти — ім’я 7.1.0\tпломе\u{AD}некровний-воїн",
+            "ім’я ім’я\nPlayer's turn ,  жетон",
+            "",
+            "   ",
+        ] {
+            for _ in 0..2 {
+                let mut stream = tok.token_stream(text);
+                let mut got = Vec::new();
+                while stream.advance() {
+                    let t = stream.token();
+                    got.push((t.offset_from, t.offset_to, t.text.clone()));
+                }
+                let want: Vec<(usize, usize, String)> = tokenize(text)
+                    .into_iter()
+                    .map(|t| (t.start, t.end, t.term))
+                    .collect();
+                assert_eq!(got, want, "{text:?}");
+            }
+        }
     }
 }

@@ -33,7 +33,7 @@ pub const SHARD_BYTES: usize = 24 * 1024;
 /// Documents per document chunk.
 pub const CHUNK_DOCS: usize = 32;
 /// Characters of a document's text kept for its snippet.
-pub const SNIPPET_CHARS: usize = 160;
+pub const SNIPPET_CHARS: usize = 100;
 
 /// The terms of one field of one document: (local term id, frequency) sorted by id, and the
 /// field's length.
@@ -108,8 +108,9 @@ fn encode(mut v: u32, out: &mut Vec<u8>) {
     out.push(DIGITS[v as usize]);
 }
 
-/// Postings of one term in one field, encoded: (document gap, frequency, field length id)
-/// for each document that has the term.
+/// Postings of one term in one field, encoded: for each document that has the term, its gap
+/// from the previous one, then `length id × 8 + frequency` (frequency below 8), or
+/// `length id × 8` followed by the frequency.
 #[derive(Default)]
 struct Postings {
     enc: Vec<u8>,
@@ -120,8 +121,15 @@ struct Postings {
 impl Postings {
     fn push(&mut self, doc: u32, tf: u32, len_id: u8) {
         encode(doc - self.last, &mut self.enc);
-        encode(tf, &mut self.enc);
-        encode(u32::from(len_id), &mut self.enc);
+        // The length id and a small frequency share one number (most frequencies are 1);
+        // low bits 0 say the frequency follows on its own.
+        let len = u32::from(len_id) * 8;
+        if tf < 8 {
+            encode(len + tf, &mut self.enc);
+        } else {
+            encode(len, &mut self.enc);
+            encode(tf, &mut self.enc);
+        }
         self.last = doc;
         self.count += 1;
     }

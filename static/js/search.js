@@ -8,7 +8,7 @@
   "use strict";
   var doc = document;
   var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5;
-  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 5;
+  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 3;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null, termIndex = null;
@@ -42,11 +42,24 @@
   var DIGITS = "!#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
   var DIGIT = new Int8Array(128).fill(-1);
   for (var di = 0; di < DIGITS.length; di++) DIGIT[DIGITS.charCodeAt(di)] = di;
-  function decode(s) {
+  function numbers(s) {
     var out = [], v = 0, m = 1, i, c;
     for (i = 0; i < s.length; i++) {
       c = DIGIT[s.charCodeAt(i)];
       if (c >= 46) { v += (c - 46) * m; m *= 46; } else { out.push(v + c * m); v = 0; m = 1; }
+    }
+    return out;
+  }
+  /* Flat (gap, frequency, length id) from the encoding of src/search/web.rs `Postings`. */
+  function decode(s) {
+    var n = numbers(s), out = [], i = 0, c, tf;
+    while (i < n.length) {
+      out.push(n[i]);
+      c = n[i + 1];
+      tf = c & 7;
+      i += 2;
+      if (tf === 0) tf = n[i++];
+      out.push(tf, c >> 3);
     }
     return out;
   }
@@ -248,7 +261,7 @@
     c.className = "search-chapter";
     c.textContent = h.chapter;
     s.className = "search-snippet";
-    marked(s, h.text + (h.text.length >= 120 ? "…" : ""), terms);
+    marked(s, h.text + (h.text.length >= 80 ? "…" : ""), terms);
     a.appendChild(t); a.appendChild(c); a.appendChild(s);
     li.appendChild(a);
     return li;
