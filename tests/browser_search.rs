@@ -233,6 +233,9 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "unit"),
     ("en", "cost"),
     ("en", "exhaust"),
+    ("en", "7.1.0"),
+    ("en", "damage 7.1.0"),
+    ("uk", "1.2"),
 ];
 
 #[test]

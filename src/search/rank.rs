@@ -4,7 +4,8 @@
 //!
 //! 1. The query is analyzed like the text ([`super::analyzer::tokenize`]); each distinct term
 //!    is a query word.
-//! 2. Each word is expanded over the index's vocabulary ([`expand`]): the word's own term
+//! 2. Each word is expanded over the index's vocabulary ([`expand`]) — a word with a digit
+//!    only to itself — into: the word's own term
 //!    (weight 1), terms within edit distance 1 (from 5 letters) or 2 (from 9 letters) of it
 //!    (typos), and for the last word, which may be half typed, the terms that start with what
 //!    was typed. At most [`MAX_EXPANSIONS`] terms per word, best first, so a two-letter prefix
@@ -97,6 +98,15 @@ pub fn distance(a: &[char], b: &[char], limit: usize) -> usize {
 /// The terms of `vocab` (every term of the index with the number of documents that have it)
 /// that a query word stands for. `last` says whether it is the query's last word.
 pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
+    // A number (`7.1.0`, `d6`) means itself: no completions, no typos. Numbers are most of a
+    // large site's vocabulary (every section number), and leaving them out of expansion is
+    // what keeps the browser's word list small.
+    if is_number(term) {
+        return match vocab.binary_search_by(|(v, _)| v.as_str().cmp(term)) {
+            Ok(_) => vec![(term.to_string(), 1.0)],
+            Err(_) => Vec::new(),
+        };
+    }
     let t: Vec<char> = term.chars().collect();
     let typed_len = typed.chars().count();
     let max_d = max_distance(typed_len);
@@ -104,6 +114,9 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
     // (weight, document frequency, position in vocab)
     let mut found: Vec<(f64, u64, usize)> = Vec::new();
     for (i, (v, df)) in vocab.iter().enumerate() {
+        if is_number(v) {
+            continue;
+        }
         let weight = if v == term {
             1.0
         } else if prefix && v.starts_with(typed) {
@@ -126,6 +139,11 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
         .into_iter()
         .map(|(w, _, i)| (vocab[i].0.clone(), w))
         .collect()
+}
+
+/// Whether a term has a digit: such terms are matched only exactly.
+pub fn is_number(term: &str) -> bool {
+    term.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// Plans a query: its words with their expansions.

@@ -4,8 +4,9 @@
 //! loads from `file://` too (a `fetch` of a local file is refused there). The index is split so
 //! that the first search does not download all of it, even at thousands of chapters:
 //!
-//! - `search/index.js`: the vocabulary (every term, sorted, with its document frequency),
-//!   where each shard starts, and the numbers BM25 needs. Typo and prefix matching run over
+//! - `search/index.js`: the words of the vocabulary (sorted, with their document
+//!   frequencies; numbers such as section numbers, which are matched only exactly, are left
+//!   out), the first term of each shard, and the numbers BM25 needs. Typo and prefix matching run over
 //!   the vocabulary, so they need no shard but the ones of the terms they pick.
 //! - `search/t/N.js`: term shards: runs of consecutive terms with their postings, cut at about
 //!   [`SHARD_BYTES`], so a few hundred files even for a large site.
@@ -25,6 +26,7 @@ use serde::Serialize;
 use tantivy::fieldnorm::FieldNormReader;
 
 use super::docs::{Doc, Kind};
+use super::rank::is_number;
 use super::terms::TermCache;
 use crate::output::write_file;
 
@@ -144,8 +146,8 @@ struct Meta<'a> {
     /// First document of each language: [lang, first, end).
     langs: Vec<(String, usize, usize)>,
     chunk: usize,
-    /// Index (into `terms`) of each shard's first term.
-    shards: Vec<usize>,
+    /// The first term of each shard (the shards cut the sorted vocabulary into runs).
+    shards: Vec<&'a str>,
     terms: Vec<&'a str>,
     /// Documents with the term in the title plus documents with it in the body.
     df: Vec<u64>,
@@ -227,10 +229,16 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
         tokens,
         langs,
         chunk: CHUNK_DOCS,
-        shards: shards.clone(),
-        terms: vocab.iter().map(|(t, _)| *t).collect(),
+        shards: shards.iter().map(|&i| vocab[i].0).collect(),
+        // Only the words: numbers are matched exactly, through `shards` (see rank.rs).
+        terms: vocab
+            .iter()
+            .filter(|(t, _)| !is_number(t))
+            .map(|(t, _)| *t)
+            .collect(),
         df: vocab
             .iter()
+            .filter(|(t, _)| !is_number(t))
             .map(|(_, id)| u64::from(postings[*id][0].count + postings[*id][1].count))
             .collect(),
         norms: (0..=255u8).map(FieldNormReader::id_to_fieldnorm).collect(),

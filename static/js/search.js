@@ -11,7 +11,7 @@
   var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 3;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
-  var root = "", meta = null, chars = null, termIndex = null;
+  var root = "", meta = null, chars = null;
   var shards = {}, chunks = {}, loading = {};
 
   /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
@@ -29,11 +29,8 @@
     return loading[src];
   }
   S.meta = function (m) {
-    var i;
     meta = m;
     meta.avg = [m.tokens[0] / m.n, m.tokens[1] / m.n];
-    termIndex = new Map();
-    for (i = 0; i < m.terms.length; i++) termIndex.set(m.terms[i], i);
   };
   S.shard = function (k, data) { shards[k] = data; };
 
@@ -65,7 +62,7 @@
   }
   /* The decoded postings of a term: [title, body], each flat (gap, frequency, length id). */
   function postingsOf(term) {
-    var k = shardOf(termIndex.get(term)), p = shards[k][term];
+    var k = shardOf(term), p = shards[k][term];
     if (typeof p[0] === "string") { p = [decode(p[0]), decode(p[1])]; shards[k][term] = p; }
     return p;
   }
@@ -76,14 +73,17 @@
     var m = meta ? Promise.resolve() : script("search/index.js");
     return Promise.all([a, m]);
   }
-  function shardOf(i) {
+  /* The shard a term would be in: the last whose first term is not after it. */
+  function shardOf(term) {
     var lo = 0, hi = meta.shards.length - 1, mid;
     while (lo < hi) {
       mid = (lo + hi + 1) >> 1;
-      if (meta.shards[mid] <= i) lo = mid; else hi = mid - 1;
+      if (meta.shards[mid] <= term) lo = mid; else hi = mid - 1;
     }
     return lo;
   }
+  function isNumber(t) { return /[0-9]/.test(t); }
+
 
   /* ---- matching and ranking: src/search/rank.rs, step by step ---- */
   function queryWords(q) {
@@ -112,10 +112,11 @@
     return d[a.length * w + b.length];
   }
   function expand(term, typed, last) {
+    if (isNumber(term)) return null; // decided once its shard is loaded: see run()
     var t = Array.from(term), typedLen = Array.from(typed).length, maxD = maxDistance(typedLen);
     var prefix = last && typedLen >= MIN_PREFIX, found = [], terms = meta.terms, i, v, w, dist;
     if (!chars) chars = terms.map(function (x) { return Array.from(x); });
-    for (i = 0; i < terms.length; i++) {
+    for (i = 0; i < terms.length; i++) { // numbers are not in meta.terms
       v = terms[i];
       if (v === term) w = 1;
       else if (prefix && v.startsWith(typed)) w = PREFIX_WEIGHT;
@@ -188,10 +189,16 @@
     return ready().then(function () {
       var words = plan(q), need = new Set();
       if (!words.length) return { page: [], other: [], words: words };
-      words.forEach(function (w) { w.expansions.forEach(function (e) { need.add(shardOf(termIndex.get(e[0]))); }); });
+      words.forEach(function (w) {
+        if (w.expansions) w.expansions.forEach(function (e) { need.add(shardOf(e[0])); });
+        else need.add(shardOf(w.term));
+      });
       return Promise.all(Array.from(need).map(function (k) {
         return shards[k] ? null : script("search/t/" + k + ".js");
       })).then(function () {
+        words.forEach(function (w) {
+          if (!w.expansions) w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
+        });
         var rows = score(words), page = [], other = [];
         meta.langs.forEach(function (l) {
           var ranked = combine(rows, words.length, l[1], l[2]);
