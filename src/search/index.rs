@@ -36,11 +36,14 @@ pub struct RulebookTokenStream {
     next: usize,
 }
 
+/// A token of a chunk: (start, end, term), offsets relative to the chunk.
+type ChunkToken = (usize, usize, String);
+
 thread_local! {
     /// The tokens of each whitespace-separated chunk seen so far (offsets relative to the
     /// chunk): rules text repeats its words, so indexing a large site analyzes each distinct
     /// chunk once. Words never span whitespace (see [`super::terms`]).
-    static CHUNKS: std::cell::RefCell<HashMap<String, Vec<(usize, usize, String)>>> =
+    static CHUNKS: std::cell::RefCell<HashMap<String, Vec<ChunkToken>>> =
         std::cell::RefCell::new(HashMap::new());
 }
 
