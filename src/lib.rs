@@ -7,6 +7,7 @@
 //! - [`render`]: fill the templates of the [`theme`] for every page and language;
 //! - [`output`]: write into a staging folder and swap it in, never touching what is not ours.
 
+pub mod autolink;
 pub mod build;
 pub mod check;
 pub mod config;
@@ -19,6 +20,8 @@ pub mod limits;
 pub mod load;
 pub mod markdown;
 pub mod output;
+pub mod reading;
+pub mod reading_pages;
 pub mod render;
 pub mod search;
 pub mod sections;

@@ -13,11 +13,16 @@ use pulldown_cmark::{
     CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd, TextMergeWithOffset,
 };
 
+use crate::autolink::TermMatcher;
 use crate::diag::{Diagnostic, LineIndex};
 use crate::html::{escape, escape_into, has_scheme, is_safe_url, slugify};
 use crate::sections::{malformed_heading_number, scan_refs, split_heading_number};
 use crate::symbols::Symbols;
 use crate::xref::{placeholder, Mark, Pending};
+
+/// At most this many glossary terms are linked in one section: past that, links stop helping
+/// and start making the text hard to read.
+const MAX_TERMS_PER_SECTION: usize = 6;
 
 pub fn options() -> Options {
     Options::ENABLE_TABLES
@@ -94,8 +99,26 @@ pub struct Source<'a> {
     pub sections: bool,
 }
 
+/// The reading aids the Markdown pass adds to a chapter: glossary terms (first use per section)
+/// and paragraphs left in another script than the chapter's.
+#[derive(Clone, Copy, Default)]
+pub struct Aids<'a> {
+    /// The text language's glossary terms.
+    pub terms: Option<&'a TermMatcher>,
+    /// When the text's language is not written in Latin letters: the site's language that is,
+    /// so a paragraph of Latin letters only is marked as not yet translated from it.
+    pub latin_lang: Option<&'a str>,
+}
+
 struct State<'s> {
     src: &'s Source<'s>,
+    aids: Aids<'s>,
+    /// Terms already met in the current section (only the first use becomes a link).
+    linked: HashSet<u32>,
+    /// Index in the event buffer of the open paragraph's start, and its letters by script.
+    para_at: Option<usize>,
+    para_latin: usize,
+    para_other: bool,
     symbols: &'s Symbols,
     lines: LineIndex<'s>,
     out: Prepared,
@@ -112,8 +135,23 @@ struct State<'s> {
 
 /// Renders one Markdown text. `text` is the chapter body (or a glossary definition).
 pub fn prepare(text: &str, src: &Source<'_>, symbols: &Symbols) -> Prepared {
+    prepare_with(text, src, symbols, Aids::default())
+}
+
+/// [`prepare`] with reading aids.
+pub fn prepare_with<'s>(
+    text: &'s str,
+    src: &'s Source<'s>,
+    symbols: &'s Symbols,
+    aids: Aids<'s>,
+) -> Prepared {
     let mut st = State {
         src,
+        aids,
+        linked: HashSet::new(),
+        para_at: None,
+        para_latin: 0,
+        para_other: false,
         symbols,
         lines: LineIndex::new(text),
         out: Prepared::default(),
@@ -216,10 +254,23 @@ pub fn prepare(text: &str, src: &Source<'_>, symbols: &Symbols) -> Prepared {
             }
             Event::Start(Tag::Paragraph) => {
                 st.in_paragraph = true;
+                st.para_at = Some(buf.len());
+                st.para_latin = 0;
+                st.para_other = false;
                 buf.push(Event::Start(Tag::Paragraph));
             }
             Event::End(TagEnd::Paragraph) => {
                 st.end_paragraph();
+                if let (Some(at), Some(lang)) = (st.para_at.take(), st.aids.latin_lang) {
+                    // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
+                    // original language: say so (lang for screen readers, class for the eye)
+                    if st.para_latin >= 12 && !st.para_other {
+                        let mut open = String::from("<p class=\"untr\" lang=\"");
+                        escape_into(lang, &mut open);
+                        open.push_str("\">");
+                        buf[at] = Event::Html(open.into());
+                    }
+                }
                 buf.push(Event::End(TagEnd::Paragraph));
             }
             Event::End(TagEnd::Item) => {
@@ -289,6 +340,16 @@ impl<'s> State<'s> {
     }
 
     fn plain(&mut self, t: &str) {
+        if self.para_at.is_some() && self.aids.latin_lang.is_some() && !self.para_other {
+            for c in t.chars() {
+                if c.is_ascii_alphabetic() {
+                    self.para_latin += 1;
+                } else if !c.is_ascii() && c.is_alphabetic() {
+                    self.para_other = true;
+                    break;
+                }
+            }
+        }
         self.block.text.push_str(t);
         if self.in_paragraph && self.block.first_paragraph.is_empty() {
             self.paragraph.push_str(t);
@@ -390,6 +451,7 @@ impl<'s> State<'s> {
             self.end_paragraph();
             self.finish_block();
             self.block.heading = Some(self.out.headings.len());
+            self.linked.clear();
         }
         self.out.headings.push(Heading {
             level: level_n,
@@ -463,6 +525,11 @@ impl<'s> State<'s> {
         html.push_str("</");
         html.push_str(&tag);
         html.push_str(">\n");
+        if let (true, Some(n)) = (self.src.sections, number) {
+            let idx = self.out.pending.len();
+            self.out.pending.push(Pending::Section { number: n });
+            placeholder(html, idx, Mark::Bare);
+        }
     }
 
     /// Text inside a heading: symbols yes, section links no.
@@ -478,14 +545,28 @@ impl<'s> State<'s> {
         let whole_cell = self.in_cell && refs.len() == 1 && t.trim() == refs[0].number;
         let mut out = String::with_capacity(t.len() + 16);
         let mut last = 0;
+        let mut hits = match self.aids.terms {
+            Some(m) => m.find_cached(t),
+            None => Vec::new(),
+        };
+        hits.retain(|h| self.linked.len() < MAX_TERMS_PER_SECTION && self.linked.insert(h.term));
+        let mut hits = hits.into_iter().peekable();
         // lines are counted incrementally: a 10 MB line with a million references must not
         // rescan the text from its start for each one
         let mut line = line;
+        let mut counted = 0;
         if !whole_cell {
             for m in refs {
-                let before = &t[last..m.start];
-                self.symbols.render_into(before, self.src.root, &mut out);
-                line += before.matches('\n').count();
+                while let Some(h) = hits.next_if(|h| h.start < m.start) {
+                    if h.end > m.start {
+                        continue; // a term never swallows a section number
+                    }
+                    last = self.term(t, last, h, &mut out);
+                }
+                self.symbols
+                    .render_into(&t[last..m.start], self.src.root, &mut out);
+                line += t[counted..m.start].matches('\n').count();
+                counted = m.end;
                 let idx = self.out.pending.len();
                 self.out.pending.push(Pending::Bare {
                     number: m.number.clone(),
@@ -497,9 +578,28 @@ impl<'s> State<'s> {
                 last = m.end;
             }
         }
+        for h in hits {
+            if h.start >= last {
+                last = self.term(t, last, h, &mut out);
+            }
+        }
         self.symbols
             .render_into(&t[last..], self.src.root, &mut out);
         out
+    }
+
+    /// Writes the text before a glossary term and the term between its placeholders; returns
+    /// where the text goes on.
+    fn term(&mut self, t: &str, last: usize, h: crate::autolink::Hit, out: &mut String) -> usize {
+        self.symbols
+            .render_into(&t[last..h.start], self.src.root, out);
+        let idx = self.out.pending.len();
+        self.out.pending.push(Pending::Term { term: h.term });
+        placeholder(out, idx, Mark::Open);
+        self.symbols
+            .render_into(&t[h.start..h.end], self.src.root, out);
+        placeholder(out, idx, Mark::Close);
+        h.end
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -313,16 +313,33 @@ impl<'a> Renderer<'a> {
         };
         let c = &page.chapter;
         let syms = &site.symbols[&c.lang];
-        let html = site.resolver().fill(
+        let mut ctx = self.common(lang, PAGE_ROOT, "chapter", &|l| chapter_path(l, id));
+        let at = Page {
+            lang,
+            id: Some(id),
+            root: PAGE_ROOT,
+        };
+        let html = site.resolver().fill_with(
             &page.prepared.html,
             &page.prepared.pending,
-            Page {
-                lang,
-                id: Some(id),
-                root: PAGE_ROOT,
-            },
+            at,
+            &mut |p, m, out| crate::reading_pages::fill_extra(site, &c.lang, at, p, m, out),
         );
-        let mut ctx = self.common(lang, PAGE_ROOT, "chapter", &|l| chapter_path(l, id));
+        let mut title_refby = String::new();
+        if let Some(n) = &page.title_number {
+            crate::reading_pages::referenced_by(site, &c.lang, at, n, &mut title_refby);
+        }
+        ctx.insert("title_refby", &title_refby);
+        ctx.insert(
+            "previews",
+            &crate::reading_pages::previews(site, lang, &page.prepared.pending),
+        );
+        let other_lang = site.config.others(lang).next();
+        ctx.insert("pair_lang", &other_lang);
+        ctx.insert(
+            "pair_lang_name",
+            &other_lang.map(|l| self.lang_name(l)).unwrap_or_default(),
+        );
         ctx.insert("title", &syms.to_plain(&c.title));
         ctx.insert("title_text", &syms.to_plain(&page.title_text));
         ctx.insert("number", &page.title_number);
@@ -518,7 +535,7 @@ impl<'a> Renderer<'a> {
 }
 
 /// Keys of the chat-bot glossary are lowercase (`exhausted pool`); show them capitalised.
-fn display_term(term: &str) -> String {
+pub fn display_term(term: &str) -> String {
     if term.chars().any(char::is_uppercase) {
         return term.to_string();
     }
@@ -533,6 +550,10 @@ fn display_term(term: &str) -> String {
 enum PageJob<'s> {
     Index(&'s str),
     Glossary(&'s str),
+    /// `<lang>/glossary/terms.js`: tooltip data.
+    Terms(&'s str),
+    /// `<lang>/s/index.html`: short section addresses.
+    Short(&'s str),
     Chapter(&'s str, &'s str, usize),
 }
 
@@ -546,6 +567,8 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
     for lang in &site.config.languages {
         jobs.push(PageJob::Index(lang));
         jobs.push(PageJob::Glossary(lang));
+        jobs.push(PageJob::Terms(lang));
+        jobs.push(PageJob::Short(lang));
     }
     for lang in &site.config.languages {
         for (pos, id) in site.order.iter().enumerate() {
@@ -561,6 +584,14 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
                 PageJob::Glossary(lang) => {
                     (format!("{lang}/glossary/index.html"), r.glossary(lang)?)
                 }
+                PageJob::Terms(lang) => (
+                    format!("{lang}/glossary/terms.js"),
+                    crate::reading_pages::terms_js(site, lang),
+                ),
+                PageJob::Short(lang) => (
+                    format!("{lang}/s/index.html"),
+                    crate::reading_pages::short_page(site, lang),
+                ),
                 PageJob::Chapter(lang, id, pos) => (
                     format!("{}index.html", chapter_path(lang, id)),
                     r.chapter(lang, id, pos)?,

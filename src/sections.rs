@@ -233,6 +233,18 @@ impl SectionIndex {
         })
     }
 
+    /// Every section number of every language, sorted, once each.
+    pub fn numbers(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self
+            .by_lang
+            .values()
+            .flat_map(|m| m.keys().map(String::as_str))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     pub fn exists(&self, number: &str) -> bool {
         self.order.iter().any(|l| self.get(l, number).is_some())
     }

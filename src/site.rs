@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::autolink::TermMatcher;
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::glossary::{self, Glossaries};
 use crate::load::{self, Chapter};
 use crate::markdown::{self, Prepared, Source};
+use crate::reading::Reading;
 use crate::sections::{split_heading_number, SectionDef, SectionIndex};
 use crate::symbols::Symbols;
 use crate::theme::Theme;
@@ -43,6 +45,8 @@ pub struct Site {
     /// Rendered glossary definitions, aligned with `glossaries[lang].entries`.
     pub glossary_html: BTreeMap<String, Vec<Prepared>>,
     pub symbols: BTreeMap<String, Symbols>,
+    /// Glossary terms in the text, "Referenced by", section previews.
+    pub reading: Reading,
 }
 
 impl Site {
@@ -140,11 +144,39 @@ pub fn load_opts(
         }
     }
 
+    // Glossary terms to find in the text, per language; and, per language, the language whose
+    // text is written in Latin letters when this one's is not (to mark untranslated paragraphs).
+    let terms: BTreeMap<String, TermMatcher> = glossaries
+        .iter()
+        .map(|(l, g)| (l.clone(), TermMatcher::new(g)))
+        .collect();
+    let latin = |l: &str| {
+        let a = theme.alphabet(l);
+        !a.is_empty() && a.iter().all(char::is_ascii_lowercase)
+    };
+    let latin_lang: BTreeMap<String, Option<String>> = config
+        .languages
+        .iter()
+        .map(|l| {
+            let other = if latin(l) {
+                None
+            } else {
+                config.others(l).find(|o| latin(o)).cloned()
+            };
+            (l.clone(), other)
+        })
+        .collect();
+    sw.lap("glossary terms");
+
     // Render every chapter's Markdown once, in parallel.
     let site_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut pages: BTreeMap<String, Vec<ChapterPage>> = BTreeMap::new();
     for (lang, chapters) in content.chapters {
         let syms = &symbols[&lang];
+        let aids = markdown::Aids {
+            terms: terms.get(&lang),
+            latin_lang: latin_lang.get(&lang).and_then(Option::as_deref),
+        };
         let rendered: Vec<ChapterPage> = chapters
             .into_par_iter()
             .map(|mut chapter| {
@@ -170,7 +202,7 @@ pub fn load_opts(
                     reserved_anchors: &reserved,
                     sections: true,
                 };
-                let prepared = markdown::prepare(&chapter.body, &src, syms);
+                let prepared = markdown::prepare_with(&chapter.body, &src, syms, aids);
                 ChapterPage {
                     chapter,
                     title_number,
@@ -275,7 +307,10 @@ pub fn load_opts(
     }
 
     sw.lap("sections, glossary");
+    let reading = Reading::gather(terms, &pages, &|n| sections.exists(n));
+    sw.lap("reading aids");
     let site = Site {
+        reading,
         root: site_root.clone(),
         config,
         theme,

@@ -49,6 +49,12 @@ pub enum Pending {
         fragment: Option<String>,
         line: usize,
     },
+    /// A glossary term in running text (open and close marks around it): whether it becomes a
+    /// link is decided once the whole site is known (a term used everywhere is not linked).
+    /// `term` is the id in the text language's [`crate::autolink::TermMatcher`].
+    Term { term: u32 },
+    /// Just after a numbered heading: where the sections that refer to it are listed.
+    Section { number: String },
 }
 
 pub fn placeholder(out: &mut String, index: usize, mark: Mark) {
@@ -145,6 +151,18 @@ impl Resolver<'_> {
 
     /// Fills the placeholders of `html` for one page.
     pub fn fill(&self, html: &str, pending: &[Pending], page: Page<'_>) -> String {
+        self.fill_with(html, pending, page, &mut |_, _, _| {})
+    }
+
+    /// [`Self::fill`], with `extra` writing the placeholders that are not cross-references
+    /// ([`Pending::Term`], [`Pending::Section`]): those need the reading aids of the whole site.
+    pub fn fill_with(
+        &self,
+        html: &str,
+        pending: &[Pending],
+        page: Page<'_>,
+        extra: &mut dyn FnMut(&Pending, Mark, &mut String),
+    ) -> String {
         if !html.contains(START) {
             return html.to_string();
         }
@@ -193,6 +211,17 @@ impl Resolver<'_> {
                 {
                     out.push_str("</a>")
                 }
+                (
+                    Some(m @ (OPEN | CLOSE | BARE)),
+                    p @ (Pending::Term { .. } | Pending::Section { .. }),
+                ) => {
+                    let m = match m {
+                        OPEN => Mark::Open,
+                        CLOSE => Mark::Close,
+                        _ => Mark::Bare,
+                    };
+                    extra(p, m, &mut out);
+                }
                 _ => {}
             }
         }
@@ -233,6 +262,7 @@ impl Resolver<'_> {
                         }
                     }
                 },
+                Pending::Term { .. } | Pending::Section { .. } => {}
                 Pending::Chapter { path, fragment, line } => match self.chapters.files.get(path) {
                     None => out.push(Diagnostic::warning(
                         "broken-link",

@@ -173,6 +173,24 @@ impl Browser {
             .unwrap_or_else(|e| panic!("keys: {e}"));
     }
 
+    /// Moves the mouse pointer over the element, as a reader's mouse would (real pointer
+    /// events: `mouseover`, `:hover`).
+    pub fn hover(&self, css: &str) {
+        use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+        self.rt
+            .block_on(async {
+                let el = self.client.find(Locator::Css(css)).await?;
+                let moves = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+                    element: el,
+                    duration: None,
+                    x: 0.0,
+                    y: 0.0,
+                });
+                self.client.perform_actions(moves).await
+            })
+            .unwrap_or_else(|e| panic!("hover {css}: {e}"));
+    }
+
     pub fn screenshot(&self, path: &std::path::Path) {
         let png = self
             .rt

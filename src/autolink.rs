@@ -1,0 +1,451 @@
+//! Glossary terms in running text: which words of a chapter name a glossary entry.
+//!
+//! Terms are matched by *stem*, with the search analyzer's stemmers
+//! ([`crate::search::analyzer::stem_word`]), so `жетонів ран` finds *Жетон рани* and
+//! `exhausted dice` finds *Exhausted Dice*. The longest phrase wins (`exhausted dice pool`
+//! before `exhausted`).
+//!
+//! This runs on every text event of every chapter, so it must be cheap: the analyzer's full
+//! tokenizer (clusters, NFC) is far too slow for the whole corpus. Instead words are cut and
+//! lower-cased here, and a word is stemmed only when its first three letters could begin a
+//! term's stem (a 64 KiB-bit filter); stems are cached per chapter. A stem is (nearly always) a
+//! prefix of its word, which is what makes the filter sound; the rare suffix rewrite (Porter2's
+//! `y` → `i`) is covered by also entering the `y` form.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::glossary::{alias_anchor, Glossary};
+use crate::search::analyzer::{stem_word, tokenize};
+
+/// A term found in text: byte range and the term's id (see [`TermMatcher::anchor`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pub term: u32,
+}
+
+/// A small multiplicative hasher: the maps here are probed once per word of the corpus, and
+/// their keys are short words, not attacker-chosen input that would need SipHash.
+#[derive(Default, Clone, Copy)]
+pub struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+
+/// Lower case of one character, with the scripts of our texts done without Unicode tables.
+fn lower(c: char, out: &mut Vec<char>) {
+    match c {
+        'A'..='Z' => out.push(c.to_ascii_lowercase()),
+        'a'..='z' | '0'..='9' | 'а'..='я' | 'ѐ'..='џ' => out.push(c),
+        'А'..='Я' => out.push(char::from_u32(c as u32 + 32).unwrap_or(c)),
+        'Ѐ'..='Џ' => out.push(char::from_u32(c as u32 + 80).unwrap_or(c)),
+        'ґ' | 'Ґ' => out.push('г'),
+        _ => out.extend(c.to_lowercase()),
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    match c as u32 {
+        0..=0x7f => c.is_ascii_alphanumeric(),
+        // Cyrillic letters (not the combining marks and signs in the middle of the block)
+        0x400..=0x481 | 0x48a..=0x52f => true,
+        _ => c.is_alphanumeric(),
+    }
+}
+
+/// Every linkable phrase of one language's glossary.
+#[derive(Debug, Default)]
+pub struct TermMatcher {
+    /// Stem → token id, for every stem that occurs in a phrase.
+    ids: FastMap<String, u32>,
+    /// First token id → phrases starting with it (token ids, term id), longest first.
+    phrases: FastMap<u32, Vec<(Vec<u32>, u32)>>,
+    /// Bit filter over the first three characters of every stem.
+    filter: Vec<u64>,
+    /// Stems shorter than three characters exist (their full text is in the filter).
+    short: [bool; 3],
+    /// Per term id: the glossary anchor every language's glossary page has for it.
+    anchors: Vec<String>,
+    /// Per term id: whether it is one word (only one-word terms can be "too common").
+    single: Vec<bool>,
+    /// Tells this matcher's words apart in the per-thread cache.
+    serial: u64,
+}
+
+static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Most distinct words a thread remembers before starting afresh.
+const CACHE_WORDS: usize = 1 << 18;
+
+thread_local! {
+    /// One cache per worker thread, kept across chapters: a rules text uses the same few
+    /// thousand words everywhere, so most words are stemmed once per thread, not per chapter.
+    static CACHE: std::cell::RefCell<(u64, WordCache)> = std::cell::RefCell::new((0, WordCache::default()));
+}
+
+const FILTER_BITS: u64 = 1 << 16;
+
+fn prefix_hash(chars: &[char]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in chars {
+        h ^= c as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h ^ (chars.len() as u64) << 40
+}
+
+/// The phrases an entry is found by: its term and aliases, with a parenthesised remark
+/// dropped (`Exhaust (when referring to a card)`), `aka`/`або` asides made aliases, and
+/// slash alternatives split (`active dice pool / active pool`, `reaction ability/effect`).
+pub fn phrases_of(term: &str, aliases: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in std::iter::once(term).chain(aliases.iter().map(String::as_str)) {
+        let mut main = String::new();
+        let mut depth = 0;
+        let mut aside = String::new();
+        for c in name.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth = 0;
+                    let a = aside.trim();
+                    for lead in ["aka ", "або ", "or "] {
+                        if let Some(rest) = a.strip_prefix(lead) {
+                            out.push(rest.trim().to_string());
+                        }
+                    }
+                    aside.clear();
+                }
+                _ if depth > 0 => aside.push(c),
+                _ => main.push(c),
+            }
+        }
+        let alts: Vec<&str> = main
+            .split('/')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let Some(first) = alts.first() else { continue };
+        out.push(first.to_string());
+        let head: Vec<&str> = first.split_whitespace().collect();
+        for alt in &alts[1..] {
+            if !alt.contains(' ') && head.len() > 1 {
+                // `reaction ability/effect`: the alternative replaces the last word
+                let mut p = head[..head.len() - 1].join(" ");
+                p.push(' ');
+                p.push_str(alt);
+                out.push(p);
+            } else {
+                out.push(alt.to_string());
+            }
+        }
+    }
+    out.retain(|p| !p.trim().is_empty());
+    out.sort();
+    out.dedup();
+    out
+}
+
+impl TermMatcher {
+    pub fn new(g: &Glossary) -> TermMatcher {
+        let mut m = TermMatcher {
+            filter: vec![0; (FILTER_BITS / 64) as usize],
+            serial: SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            ..TermMatcher::default()
+        };
+        for e in &g.entries {
+            if !e.autolink {
+                continue;
+            }
+            let id = m.anchors.len() as u32;
+            m.anchors.push(alias_anchor(&e.key));
+            let mut single = true;
+            for p in phrases_of(&e.term, &e.aliases) {
+                let toks: Vec<String> = tokenize(&p).into_iter().map(|t| t.term).collect();
+                // one-letter terms (`X`) are never words worth a link
+                if toks.is_empty() || (toks.len() == 1 && toks[0].chars().count() < 2) {
+                    continue;
+                }
+                single &= toks.len() == 1;
+                let ids: Vec<u32> = toks.iter().map(|t| m.intern(t)).collect();
+                let list = m.phrases.entry(ids[0]).or_default();
+                if !list.iter().any(|(p, _)| *p == ids) {
+                    list.push((ids, id));
+                }
+            }
+            m.single.push(single);
+        }
+        for list in m.phrases.values_mut() {
+            // longest first; among equals, the earlier entry of the file
+            list.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+        }
+        m
+    }
+
+    fn intern(&mut self, stem: &str) -> u32 {
+        if let Some(&i) = self.ids.get(stem) {
+            return i;
+        }
+        let i = self.ids.len() as u32;
+        self.ids.insert(stem.to_string(), i);
+        let chars: Vec<char> = stem.chars().collect();
+        self.mark(&chars);
+        // Porter2 turns a final `y` into `i` (`ready` → `readi`): the word has the `y`
+        if chars.len() <= 3 && chars.last() == Some(&'i') {
+            let mut y = chars.clone();
+            *y.last_mut().unwrap() = 'y';
+            self.mark(&y);
+        }
+        i
+    }
+
+    fn mark(&mut self, chars: &[char]) {
+        let n = chars.len().min(3);
+        if n < 3 {
+            self.short[n] = true;
+        }
+        let h = prefix_hash(&chars[..n]) % FILTER_BITS;
+        self.filter[(h / 64) as usize] |= 1 << (h % 64);
+    }
+
+    fn maybe(&self, chars: &[char]) -> bool {
+        let probe = |n: usize| {
+            let h = prefix_hash(&chars[..n]) % FILTER_BITS;
+            self.filter[(h / 64) as usize] & (1 << (h % 64)) != 0
+        };
+        (chars.len() >= 3 && probe(3))
+            || (1..3).any(|n| self.short[n] && chars.len() >= n && probe(n))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.phrases.is_empty()
+    }
+
+    /// Number of term ids.
+    pub fn len(&self) -> usize {
+        self.anchors.len()
+    }
+
+    /// The glossary anchor of a term id.
+    pub fn anchor(&self, term: u32) -> &str {
+        &self.anchors[term as usize]
+    }
+
+    /// Whether a term id is a single word.
+    pub fn single_word(&self, term: u32) -> bool {
+        self.single[term as usize]
+    }
+
+    /// [`Self::find`] with this thread's word cache.
+    pub fn find_cached(&self, text: &str) -> Vec<Hit> {
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.0 != self.serial || c.1.seen.len() > CACHE_WORDS {
+                *c = (self.serial, WordCache::default());
+            }
+            self.find(text, &mut c.1)
+        })
+    }
+
+    /// Finds the terms in one run of text, longest match first, left to right.
+    /// `cache` maps lower-cased words to their token id; keep one per chapter.
+    pub fn find(&self, text: &str, cache: &mut WordCache) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        if self.is_empty() {
+            return hits;
+        }
+        // words: (start, end, token id or none); a gap that is not plain space ends a phrase
+        let mut words = std::mem::take(&mut cache.words);
+        words.clear();
+        let mut chars = std::mem::take(&mut cache.chars);
+        let mut start = None;
+        let mut joined = true;
+        let mut it = text.char_indices().peekable();
+        while let Some((i, c)) = it.next() {
+            let letter = is_word_char(c);
+            let apostrophe = matches!(c, '\'' | '’' | 'ʼ')
+                && start.is_some()
+                && it.peek().is_some_and(|(_, n)| n.is_alphabetic());
+            if letter || apostrophe {
+                if start.is_none() {
+                    start = Some(i);
+                    chars.clear();
+                }
+                if apostrophe {
+                    chars.push('\'');
+                } else {
+                    lower(c, &mut chars);
+                }
+                continue;
+            }
+            if let Some(s) = start.take() {
+                words.push((s, i, self.word_id(&chars, cache), joined));
+                joined = true;
+            }
+            if !c.is_whitespace() {
+                joined = false;
+            }
+        }
+        if let Some(s) = start {
+            words.push((s, text.len(), self.word_id(&chars, cache), joined));
+        }
+        let mut i = 0;
+        while i < words.len() {
+            let Some(first) = words[i].2 else {
+                i += 1;
+                continue;
+            };
+            let mut matched = None;
+            if let Some(list) = self.phrases.get(&first) {
+                for (ids, term) in list {
+                    let n = ids.len();
+                    if i + n > words.len() {
+                        continue;
+                    }
+                    let ok = (1..n).all(|k| words[i + k].3 && words[i + k].2 == Some(ids[k]));
+                    if ok {
+                        matched = Some((n, *term));
+                        break;
+                    }
+                }
+            }
+            match matched {
+                Some((n, term)) => {
+                    hits.push(Hit {
+                        start: words[i].0,
+                        end: words[i + n - 1].1,
+                        term,
+                    });
+                    i += n;
+                }
+                None => i += 1,
+            }
+        }
+        cache.words = words;
+        cache.chars = chars;
+        hits
+    }
+
+    fn word_id(&self, chars: &[char], cache: &mut WordCache) -> Option<u32> {
+        if !self.maybe(chars) {
+            return None;
+        }
+        cache.word.clear();
+        cache.word.extend(chars.iter());
+        if let Some(v) = cache.seen.get(cache.word.as_str()) {
+            return *v;
+        }
+        let id = self.ids.get(&stem_word(&cache.word)).copied();
+        cache.seen.insert(cache.word.clone(), id);
+        id
+    }
+}
+
+/// Lower-cased word → token id (or none): stemming is the expensive part, and a chapter
+/// repeats its words. Also the scratch buffers of [`TermMatcher::find`].
+#[derive(Default)]
+pub struct WordCache {
+    seen: FastMap<String, Option<u32>>,
+    word: String,
+    chars: Vec<char>,
+    words: Vec<(usize, usize, Option<u32>, bool)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glossary(json: &str) -> Glossary {
+        let mut d = crate::diag::Diagnostics::default();
+        crate::glossary::parse(json, "x", std::path::Path::new("g.json"), &mut d).unwrap()
+    }
+
+    fn found(m: &TermMatcher, text: &str) -> Vec<(String, String)> {
+        m.find(text, &mut WordCache::default())
+            .into_iter()
+            .map(|h| {
+                (
+                    text[h.start..h.end].to_string(),
+                    m.anchor(h.term).to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn inflected_ukrainian_forms() {
+        let m = TermMatcher::new(&glossary(
+            r#"{"wound token": {"term": "Жетон рани", "definition": "d"}}"#,
+        ));
+        assert_eq!(
+            found(&m, "Покладіть два жетони ран. Без жетонів ран."),
+            [
+                ("жетони ран".into(), "wound-token".into()),
+                ("жетонів ран".into(), "wound-token".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn longest_match_first_and_no_match_across_punctuation() {
+        let m = TermMatcher::new(&glossary(
+            r#"{"exhausted": "a", "exhausted dice pool / exhausted pool": "b", "X": "c"}"#,
+        ));
+        assert_eq!(
+            found(&m, "Move it to the exhausted dice pool. Exhausted, dice. X"),
+            [
+                (
+                    "exhausted dice pool".into(),
+                    "exhausted-dice-pool-exhausted-pool".into()
+                ),
+                ("Exhausted".into(), "exhausted".into())
+            ]
+        );
+        assert_eq!(found(&m, "the exhausted pool")[0].0, "exhausted pool");
+    }
+
+    #[test]
+    fn phrases_from_terms() {
+        assert_eq!(
+            phrases_of("Active Dice Pool (aka Active Pool)", &[]),
+            ["Active Dice Pool", "Active Pool"]
+        );
+        assert_eq!(
+            phrases_of("reaction ability/effect", &[]),
+            ["reaction ability", "reaction effect"]
+        );
+        assert_eq!(
+            phrases_of("Exhaust (when referring to a card)", &[]),
+            ["Exhaust"]
+        );
+    }
+
+    #[test]
+    fn opt_out() {
+        let m = TermMatcher::new(&glossary(
+            r#"{"unit": {"term": "unit", "definition": "d", "autolink": false}}"#,
+        ));
+        assert!(found(&m, "a unit").is_empty());
+    }
+}

@@ -1,0 +1,216 @@
+//! What the reading aids need to know about the whole site, gathered once after every chapter
+//! is rendered: which glossary terms are too common to link, which sections refer to which
+//! ("Referenced by"), and a short preview of every section (for cross-link previews).
+//!
+//! Everything here is built in one pass over the chapters' pending references, so it grows with
+//! the site, and what a page takes from it is bounded (a capped list, the previews of the
+//! sections that page links to).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rayon::prelude::*;
+
+use crate::autolink::TermMatcher;
+use crate::site::ChapterPage;
+use crate::xref::Pending;
+
+/// At most this many "Referenced by" links per section; the rest is a count.
+pub const REFERENCED_BY_CAP: usize = 24;
+
+/// A preview's text is cut to about this many characters.
+const PREVIEW_CHARS: usize = 160;
+
+/// A one-word term used in more than this share of a language's sections is an ordinary word of
+/// that text (`effect`, `ефект`): linking it everywhere would only turn the pages blue.
+const COMMON_SHARE: f64 = 0.2;
+
+/// Below this many sections there is too little text to call any word common.
+const COMMON_MIN_SECTIONS: usize = 30;
+
+/// A place that refers to a section: the chapter and the numbered section it is in.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Referrer {
+    /// Sort key: the section number's parts, so 10.1 comes after 9.2.
+    pub order: Vec<u64>,
+    pub chapter_id: String,
+    /// The numbered section the reference is in (the chapter's own number before any heading).
+    pub number: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Reading {
+    /// Per text language: the glossary term matcher.
+    pub terms: BTreeMap<String, TermMatcher>,
+    /// Per text language: term ids that are not linked because they are everywhere.
+    pub common: BTreeMap<String, Vec<bool>>,
+    /// (text language, section number) → referrers, sorted, deduplicated.
+    pub referenced_by: HashMap<(String, String), Vec<Referrer>>,
+    /// (text language, section number) → (title, opening text).
+    pub previews: HashMap<(String, String), (String, String)>,
+}
+
+fn number_key(n: &str) -> Vec<u64> {
+    n.split('.')
+        .map(|p| p.parse().unwrap_or(u64::MAX))
+        .collect()
+}
+
+fn cut(text: &str, max: usize) -> String {
+    // a character is at most 4 bytes: look no further than the preview can reach
+    let mut end = text.len().min(max * 4 + 8);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let text = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut s: String = text.chars().take(max).collect();
+    if let Some(sp) = s.rfind(' ') {
+        s.truncate(sp);
+    }
+    s.push('…');
+    s
+}
+
+impl Reading {
+    /// Gathers the site-wide facts from the rendered chapters of every language.
+    pub fn gather(
+        terms: BTreeMap<String, TermMatcher>,
+        pages: &BTreeMap<String, Vec<ChapterPage>>,
+        exists: &(dyn Fn(&str) -> bool + Sync),
+    ) -> Reading {
+        let mut r = Reading {
+            terms,
+            ..Reading::default()
+        };
+        type Part = (
+            String,
+            HashMap<(String, String), Vec<Referrer>>,
+            HashMap<(String, String), (String, String)>,
+            Option<Vec<bool>>,
+        );
+        let parts: Vec<Part> = pages
+            .par_iter()
+            .map(|(lang, pages)| r.gather_lang(lang, pages, exists))
+            .collect();
+        for (lang, refby, previews, common) in parts {
+            r.referenced_by.extend(refby);
+            r.previews.extend(previews);
+            if let Some(c) = common {
+                r.common.insert(lang, c);
+            }
+        }
+        r
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn gather_lang(
+        &self,
+        lang: &str,
+        pages: &[ChapterPage],
+        exists: &(dyn Fn(&str) -> bool + Sync),
+    ) -> (
+        String,
+        HashMap<(String, String), Vec<Referrer>>,
+        HashMap<(String, String), (String, String)>,
+        Option<Vec<bool>>,
+    ) {
+        let mut referenced_by = HashMap::new();
+        let mut previews = HashMap::new();
+        let lang = lang.to_string();
+        {
+            let mut used: HashMap<u32, usize> = HashMap::new();
+            let mut sections = 0usize;
+            let mut refs: HashMap<String, BTreeSet<Referrer>> = HashMap::new();
+            for p in pages {
+                let h = &p.prepared.headings;
+                sections += 1 + h.len();
+                let id = &p.chapter.id;
+                // numbered heading lines, to find the section a reference sits in
+                let numbered: Vec<(usize, &str)> = h
+                    .iter()
+                    .filter_map(|h| h.number.as_deref().map(|n| (h.line, n)))
+                    .collect();
+                for pend in &p.prepared.pending {
+                    let (target, line) = match pend {
+                        Pending::Term { term } => {
+                            *used.entry(*term).or_default() += 1;
+                            continue;
+                        }
+                        Pending::Bare { number, line, .. } | Pending::Link { number, line, .. } => {
+                            (number, *line)
+                        }
+                        _ => continue,
+                    };
+                    if !exists(target) {
+                        continue;
+                    }
+                    let at = numbered.partition_point(|(l, _)| *l <= line);
+                    let from = match at {
+                        0 => p.title_number.as_deref(),
+                        i => Some(numbered[i - 1].1),
+                    };
+                    if from == Some(target.as_str()) {
+                        continue;
+                    }
+                    refs.entry(target.clone()).or_default().insert(Referrer {
+                        order: from.map(number_key).unwrap_or_default(),
+                        chapter_id: id.clone(),
+                        number: from.map(str::to_string),
+                    });
+                }
+                // previews: the chapter's opening text belongs to its title number
+                for b in &p.prepared.blocks {
+                    let number = match b.heading {
+                        Some(i) => h[i].number.as_deref(),
+                        None => p.title_number.as_deref(),
+                    };
+                    let Some(n) = number else { continue };
+                    let title = match b.heading {
+                        Some(i) => h[i].title.clone(),
+                        None => p.title_text.clone(),
+                    };
+                    previews.insert(
+                        (lang.clone(), n.to_string()),
+                        (title, cut(&b.first_paragraph, PREVIEW_CHARS)),
+                    );
+                }
+                if let Some(n) = &p.title_number {
+                    previews
+                        .entry((lang.clone(), n.clone()))
+                        .or_insert_with(|| (p.title_text.clone(), String::new()));
+                }
+            }
+            for (n, set) in refs {
+                referenced_by.insert((lang.clone(), n), set.into_iter().collect());
+            }
+            let common = self.terms.get(&lang).map(|m| {
+                (0..m.len() as u32)
+                    .map(|t| {
+                        sections >= COMMON_MIN_SECTIONS
+                            && m.single_word(t)
+                            && used.get(&t).copied().unwrap_or(0) as f64
+                                > COMMON_SHARE * sections as f64
+                    })
+                    .collect()
+            });
+            (lang, referenced_by, previews, common)
+        }
+    }
+
+    /// The glossary anchor to link a term of `lang` to, unless the term is too common.
+    pub fn term_anchor(&self, lang: &str, term: u32) -> Option<&str> {
+        let m = self.terms.get(lang)?;
+        if self
+            .common
+            .get(lang)
+            .and_then(|c| c.get(term as usize))
+            .copied()
+            .unwrap_or(false)
+        {
+            return None;
+        }
+        Some(m.anchor(term))
+    }
+}

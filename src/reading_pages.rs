@@ -1,0 +1,251 @@
+//! The files and page fragments of the reading aids: glossary links and their tooltip data,
+//! "Referenced by" lists, cross-link previews, and the short section addresses (`/uk/s/7.1.0/`).
+//!
+//! Tooltip data is one script per language (`<lang>/glossary/terms.js`), loaded by the page the
+//! first time a term is hovered, focused or tapped, so no page carries copies of definitions and
+//! it works from `file://` (a script tag, unlike `fetch`, may load a local file). Previews are
+//! inlined per page, but only for the sections that page links to.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::glossary::alias_anchor;
+use crate::html::{escape, escape_into};
+use crate::reading::REFERENCED_BY_CAP;
+use crate::render::display_term;
+use crate::site::{Site, PAGE_ROOT};
+use crate::xref::{Mark, Page, Pending};
+
+/// JSON that can sit inside a `<script>` element: `</` cannot close it.
+pub fn script_json(v: &impl serde::Serialize) -> String {
+    serde_json::to_string(v)
+        .unwrap_or_else(|_| "null".into())
+        .replace("</", "<\\/")
+}
+
+/// Writes what a chapter's non-reference placeholders stand for: glossary links and the
+/// "Referenced by" line under a numbered heading.
+pub fn fill_extra(
+    site: &Site,
+    text_lang: &str,
+    page: Page<'_>,
+    p: &Pending,
+    mark: Mark,
+    out: &mut String,
+) {
+    match (p, mark) {
+        (Pending::Term { term }, Mark::Open) => {
+            if let Some(anchor) = site.reading.term_anchor(text_lang, *term) {
+                // chapter pages sit next to their language's glossary: keep the link short,
+                // there are many of them
+                out.push_str("<a class=\"gl\" href=\"");
+                if page.root != PAGE_ROOT {
+                    escape_into(page.root, out);
+                    escape_into(page.lang, out);
+                    out.push('/');
+                } else {
+                    out.push_str("../");
+                }
+                out.push_str("glossary/#");
+                escape_into(anchor, out);
+                out.push_str("\">");
+            }
+        }
+        (Pending::Term { term }, Mark::Close)
+            if site.reading.term_anchor(text_lang, *term).is_some() =>
+        {
+            out.push_str("</a>");
+        }
+        (Pending::Section { number }, _) => referenced_by(site, text_lang, page, number, out),
+        _ => {}
+    }
+}
+
+/// `<p class="refby">Referenced by: 3.2.0, 7.4.1 …</p>`, capped at [`REFERENCED_BY_CAP`].
+pub fn referenced_by(site: &Site, text_lang: &str, page: Page<'_>, number: &str, out: &mut String) {
+    let Some(list) = site
+        .reading
+        .referenced_by
+        .get(&(text_lang.to_string(), number.to_string()))
+    else {
+        return;
+    };
+    if list.is_empty() {
+        return;
+    }
+    out.push_str("<p class=\"refby\"><span class=\"refby-label\">");
+    escape_into(&site.theme.string(page.lang, "referenced_by"), out);
+    out.push_str(":</span> ");
+    for (i, r) in list.iter().take(REFERENCED_BY_CAP).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let frag = r
+            .number
+            .as_deref()
+            .map(|n| format!("#{n}"))
+            .unwrap_or_default();
+        let url = if Some(r.chapter_id.as_str()) == page.id && !frag.is_empty() {
+            frag
+        } else {
+            format!("{}{}/{}/{frag}", page.root, page.lang, r.chapter_id)
+        };
+        let text = match &r.number {
+            Some(n) => n.clone(),
+            None => site
+                .page(page.lang, &r.chapter_id)
+                .or_else(|| {
+                    site.config
+                        .languages
+                        .iter()
+                        .find_map(|l| site.page(l, &r.chapter_id))
+                })
+                .map(|p| p.title_text.clone())
+                .unwrap_or_else(|| r.chapter_id.clone()),
+        };
+        out.push_str("<a class=\"xref\" href=\"");
+        escape_into(&url, out);
+        out.push_str("\">");
+        escape_into(&text, out);
+        out.push_str("</a>");
+    }
+    if list.len() > REFERENCED_BY_CAP {
+        out.push(' ');
+        let more = site
+            .theme
+            .string(page.lang, "and_more")
+            .replace("{n}", &(list.len() - REFERENCED_BY_CAP).to_string());
+        escape_into(&more, out);
+    }
+    out.push_str("</p>\n");
+}
+
+/// Previews of the sections a chapter links to, for a reader of `lang`:
+/// `{"7.1.0": ["Title", "Opening text…"]}`.
+pub fn previews(site: &Site, lang: &str, pending: &[Pending]) -> String {
+    let mut map: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
+    for p in pending {
+        let n = match p {
+            Pending::Bare { number, .. } | Pending::Link { number, .. } => number.as_str(),
+            _ => continue,
+        };
+        if map.contains_key(n) {
+            continue;
+        }
+        let Some(def) = site.sections.resolve(lang, n) else {
+            continue;
+        };
+        if let Some((t, body)) = site
+            .reading
+            .previews
+            .get(&(def.lang.clone(), n.to_string()))
+        {
+            map.insert(n, (t, body));
+        }
+    }
+    if map.is_empty() {
+        return String::new();
+    }
+    script_json(&map)
+}
+
+/// `<lang>/glossary/terms.js`: every entry the language's glossary page shows, by anchor:
+/// `[term, term in the other language, definition HTML]`.
+pub fn terms_js(site: &Site, lang: &str) -> String {
+    let resolver = site.resolver();
+    let page = Page {
+        lang,
+        id: None,
+        root: PAGE_ROOT,
+    };
+    let mut map: BTreeMap<String, (String, String, String)> = BTreeMap::new();
+    let mut sources: Vec<&str> = vec![lang];
+    sources.extend(site.config.others(lang).map(String::as_str));
+    for src_lang in sources {
+        let Some(g) = site.glossaries.get(src_lang) else {
+            continue;
+        };
+        for (e, prepared) in g.entries.iter().zip(&site.glossary_html[src_lang]) {
+            let keys: Vec<&String> = std::iter::once(&e.key).chain(&e.merged_keys).collect();
+            let anchors: Vec<String> = keys.iter().map(|k| alias_anchor(k)).collect();
+            if anchors.iter().all(|a| map.contains_key(a)) {
+                continue;
+            }
+            let other = site
+                .config
+                .others(src_lang)
+                .find_map(|l| {
+                    let og = site.glossaries.get(l)?;
+                    keys.iter()
+                        .find_map(|k| og.get(k))
+                        .map(|oe| oe.term.clone())
+                })
+                .unwrap_or_default();
+            let def = resolver.fill(&prepared.html, &prepared.pending, page);
+            let value = (display_term(&e.term), display_term(&other), def);
+            for a in anchors {
+                map.entry(a).or_insert_with(|| value.clone());
+            }
+        }
+    }
+    let mut s = String::from(
+        "/* glossary terms for tooltips */\n(window.RulebookTerms=window.RulebookTerms||{})[",
+    );
+    s.push_str(&script_json(&lang));
+    s.push_str("]=");
+    s.push_str(&script_json(&map));
+    s.push_str(";\n");
+    s
+}
+
+/// `<lang>/s/index.html`: the short address of every section. `s/?7.1.0` (and `s/7.1.0/`, which
+/// `404.html` forwards here) goes to the section; an unknown number shows a form to type one.
+/// One page per language, not one per section: tens of thousands of tiny files would cost more
+/// to write and to publish than this page's table.
+pub fn short_page(site: &Site, lang: &str) -> String {
+    let resolver = site.resolver();
+    // target page → its section numbers: the numbers are the bulk of the table
+    let mut by_page: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for n in site.sections.numbers() {
+        if let Some((l, id)) = resolver.section_page(lang, n) {
+            by_page.entry(format!("{l}/{id}")).or_default().push(n);
+        }
+    }
+    let t = |k: &str| escape(&site.theme.string(lang, k));
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} · {}</title>\n<meta name=\"robots\" content=\"noindex\">\n<link rel=\"stylesheet\" href=\"../../static/css/style.css\">\n",
+        escape(lang),
+        t("section"),
+        escape(site.config.title_in(lang)),
+    );
+    s.push_str("<script>\n(function () {\n  var pages = ");
+    s.push_str(&script_json(&by_page));
+    s.push_str(r##";
+  var q = decodeURIComponent((location.search || location.hash).slice(1)).replace(/^n=/, "").trim().replace(/\.$/, "");
+  if (!q) return;
+  for (var p in pages) {
+    if (pages[p].indexOf(q) >= 0) {
+      location.replace("../../" + p + "/" + (location.protocol === "file:" ? "index.html" : "") + "#" + q);
+      return;
+    }
+  }
+  document.documentElement.setAttribute("data-missing", q);
+})();
+</script>
+</head>
+<body class="kind-short">
+<main id="main" class="short">
+"##);
+    let _ = write!(
+        s,
+        "<h1>{}</h1>\n<form method=\"get\" action=\"\" role=\"search\"><label for=\"n\">{}</label> <input id=\"n\" name=\"n\" inputmode=\"decimal\" autocomplete=\"off\" placeholder=\"7.1.0\"> <button type=\"submit\">{}</button></form>\n<p class=\"short-missing\">{}</p>\n<p><a href=\"../\">{}</a></p>\n</main>\n</body>\n</html>\n",
+        t("section"),
+        t("section_number"),
+        t("go"),
+        t("section_not_found"),
+        t("contents"),
+    );
+    s
+}

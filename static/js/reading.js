@@ -1,0 +1,350 @@
+/* rulebook: reading aids. Glossary tooltips, cross-link previews, copy-link buttons, the table
+   of contents that follows the scroll, the theme toggle and the side-by-side view. No framework;
+   every page is complete without this file. */
+(function () {
+  "use strict";
+  var doc = document, body, root, lang, strings = {};
+
+  function el(tag, cls, text) {
+    var e = doc.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  /* ---- one floating card for tooltips and previews: positioned over the page, so showing it
+     never moves the text (no layout jump) ---- */
+  var tip, tipFor = null, hideTimer = 0;
+  function tipEl() {
+    if (!tip) {
+      tip = el("div", "rb-tip");
+      tip.id = "rb-tip";
+      tip.setAttribute("role", "tooltip");
+      tip.hidden = true;
+      tip.addEventListener("mouseenter", function () { clearTimeout(hideTimer); });
+      tip.addEventListener("mouseleave", scheduleHide);
+      body.appendChild(tip);
+    }
+    return tip;
+  }
+  function place(a) {
+    var r = a.getBoundingClientRect(), t = tip;
+    var w = Math.min(360, doc.documentElement.clientWidth - 16);
+    t.style.width = w + "px";
+    var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + doc.documentElement.clientWidth - w - 8));
+    t.style.left = left + "px";
+    var below = r.bottom + window.scrollY + 6;
+    t.style.top = below + "px";
+    var h = t.offsetHeight;
+    if (r.bottom + h + 12 > window.innerHeight && r.top > h + 12) t.style.top = (r.top + window.scrollY - h - 6) + "px";
+  }
+  function show(a, fill) {
+    clearTimeout(hideTimer);
+    var t = tipEl();
+    t.textContent = "";
+    fill(t);
+    t.hidden = false;
+    tipFor = a;
+    a.setAttribute("aria-describedby", "rb-tip");
+    place(a);
+  }
+  function hide() {
+    if (!tip) return;
+    tip.hidden = true;
+    if (tipFor) tipFor.removeAttribute("aria-describedby");
+    tipFor = null;
+  }
+  function scheduleHide() { clearTimeout(hideTimer); hideTimer = setTimeout(hide, 250); }
+
+  /* ---- glossary terms: one script per language, loaded the first time it is needed (a script
+     tag works from file:// where fetch does not) ---- */
+  var termsWaiting = null;
+  function withTerms(cb) {
+    var all = window.RulebookTerms || {};
+    if (all[lang]) return cb(all[lang]);
+    if (termsWaiting) { termsWaiting.push(cb); return; }
+    termsWaiting = [cb];
+    var s = doc.createElement("script");
+    s.src = root + lang + "/glossary/terms.js";
+    s.onload = function () {
+      var t = (window.RulebookTerms || {})[lang] || {};
+      var w = termsWaiting; termsWaiting = null;
+      for (var i = 0; i < w.length; i++) w[i](t);
+    };
+    s.onerror = function () { termsWaiting = null; };
+    doc.head.appendChild(s);
+  }
+  function showTerm(a) {
+    var h = a.getAttribute("href") || "", key = decodeURIComponent(h.slice(h.indexOf("#") + 1));
+    withTerms(function (terms) {
+      var e = terms[key];
+      if (!e) return;
+      show(a, function (t) {
+        var h = el("p", "rb-tip-head");
+        h.appendChild(el("strong", null, e[0]));
+        if (e[1]) { h.appendChild(doc.createTextNode(" · ")); h.appendChild(el("span", "rb-tip-other", e[1])); }
+        t.appendChild(h);
+        var d = el("div", "rb-tip-body");
+        d.innerHTML = e[2];
+        t.appendChild(d);
+        t.appendChild(el("p", "rb-tip-hint", strings.open_entry || ""));
+      });
+    });
+  }
+
+  /* ---- section previews: the page carries the previews of the sections it links to ---- */
+  var previews = null;
+  function showPreview(a) {
+    if (!previews) {
+      var s = doc.getElementById("rb-previews");
+      try { previews = s ? JSON.parse(s.textContent) : {}; } catch (e) { previews = {}; }
+    }
+    var h = a.getAttribute("href") || "", i = h.indexOf("#");
+    if (i < 0) return;
+    var n = decodeURIComponent(h.slice(i + 1)), p = previews[n];
+    if (!p) return;
+    show(a, function (t) {
+      var head = el("p", "rb-tip-head");
+      head.appendChild(el("span", "secnum", n));
+      head.appendChild(doc.createTextNode(" "));
+      head.appendChild(el("strong", null, p[0]));
+      t.appendChild(head);
+      if (p[1]) t.appendChild(el("p", "rb-tip-body", p[1]));
+    });
+  }
+
+  function target(e) {
+    var a = e.target.closest ? e.target.closest("a.gl, a.xref") : null;
+    return a && a.closest("article, .refby, .pair") ? a : null;
+  }
+  function over(e) {
+    var a = target(e);
+    if (!a || a === tipFor) return;
+    if (a.classList.contains("gl")) showTerm(a); else showPreview(a);
+  }
+  function out(e) {
+    if (target(e)) scheduleHide();
+  }
+  /* On touch, the first tap shows the card and the second follows the link. */
+  var touched = false;
+  function click(e) {
+    var a = target(e);
+    if (!a || !touched) return;
+    touched = false;
+    if (tipFor !== a) {
+      e.preventDefault();
+      over({ target: a });
+    }
+  }
+
+  /* ---- copy-link buttons next to every numbered heading ---- */
+  function copyButtons() {
+    var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id]");
+    for (var i = 0; i < hs.length; i++) {
+      if (!/^[0-9]+(\.[0-9]+)+$/.test(hs[i].id)) continue;
+      var b = el("button", "copy-link");
+      b.type = "button";
+      b.setAttribute("data-anchor", hs[i].id);
+      b.setAttribute("aria-label", (strings.copy_link || "Copy link") + " " + hs[i].id);
+      b.title = strings.copy_link || "";
+      b.innerHTML = '<span aria-hidden="true">🔗</span>';
+      hs[i].appendChild(b);
+    }
+    doc.addEventListener("click", function (e) {
+      var b = e.target.closest && e.target.closest("button.copy-link");
+      if (!b) return;
+      var url = location.href.split("#")[0].split("?")[0] + "#" + b.getAttribute("data-anchor");
+      var done = function () {
+        b.classList.add("copied");
+        b.title = strings.link_copied || "";
+        b.setAttribute("aria-label", strings.link_copied || "");
+        setTimeout(function () { b.classList.remove("copied"); b.title = strings.copy_link || ""; }, 1600);
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(done, done);
+      else done();
+      if (history.replaceState) history.replaceState(null, "", "#" + b.getAttribute("data-anchor"));
+    });
+  }
+
+  /* ---- the table of contents follows the scroll; the breadcrumb names the section ---- */
+  function followScroll() {
+    var toc = doc.querySelector(".toc");
+    var crumb = doc.querySelector(".crumb-sec");
+    var hs = doc.querySelectorAll("article h2[id], article h3[id]");
+    if (!hs.length) return;
+    var ticking = false;
+    function update() {
+      ticking = false;
+      var cur = null;
+      for (var i = 0; i < hs.length; i++) {
+        if (hs[i].getBoundingClientRect().top <= 120) cur = hs[i]; else break;
+      }
+      if (toc) {
+        var act = toc.querySelector("a.active");
+        var want = cur ? toc.querySelector('a[href="#' + (window.CSS && CSS.escape ? CSS.escape(cur.id) : cur.id) + '"]') : null;
+        if (act !== want) {
+          if (act) { act.classList.remove("active"); act.removeAttribute("aria-current"); }
+          if (want) {
+            want.classList.add("active");
+            want.setAttribute("aria-current", "location");
+            var tr = toc.getBoundingClientRect(), wr = want.getBoundingClientRect();
+            if (wr.top < tr.top || wr.bottom > tr.bottom) toc.scrollTop += wr.top - tr.top - tr.height / 3;
+          }
+        }
+      }
+      if (crumb) {
+        var txt = "";
+        if (cur) {
+          var num = cur.querySelector(".secnum");
+          txt = " › " + (num ? num.textContent + " " : "") + cur.textContent.replace(num ? num.textContent : "", "").replace("🔗", "").replace(/#$/, "").trim();
+        }
+        if (crumb.textContent !== txt) crumb.textContent = txt;
+      }
+    }
+    window.addEventListener("scroll", function () {
+      if (!ticking) { ticking = true; requestAnimationFrame(update); }
+    }, { passive: true });
+    update();
+  }
+
+  /* ---- theme toggle: follows the system until the reader chooses ---- */
+  function themeToggle() {
+    var b = doc.querySelector(".theme-toggle");
+    if (!b) return;
+    var html = doc.documentElement;
+    var sysDark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
+    function isDark() { var t = html.dataset.theme; return t ? t === "dark" : sysDark; }
+    b.hidden = false;
+    b.setAttribute("aria-pressed", String(isDark()));
+    b.addEventListener("click", function () {
+      var next = isDark() ? "light" : "dark";
+      html.dataset.theme = next;
+      try { localStorage.setItem("rulebook-theme", next); } catch (e) {}
+      b.setAttribute("aria-pressed", String(next === "dark"));
+    });
+  }
+
+  /* ---- untranslated paragraphs say so on hover ---- */
+  function untranslated() {
+    var art = doc.querySelector("article[data-untr]");
+    if (!art) return;
+    var ps = art.querySelectorAll(".untr");
+    for (var i = 0; i < ps.length; i++) ps[i].title = art.getAttribute("data-untr");
+  }
+
+  /* ---- side by side: ?pair=en loads the other language's chapter and aligns the two by
+     heading id (section numbers are the same in every language) ---- */
+  function sections(art) {
+    var out = [], cur = { id: "", nodes: [] };
+    var kids = Array.prototype.slice.call(art.childNodes);
+    for (var i = 0; i < kids.length; i++) {
+      var n = kids[i];
+      if (n.nodeType === 1 && /^H[1-4]$/.test(n.tagName) && n.id) {
+        if (cur.nodes.length || cur.id) out.push(cur);
+        cur = { id: n.id, nodes: [] };
+      }
+      cur.nodes.push(n);
+    }
+    out.push(cur);
+    return out;
+  }
+  function pairView() {
+    var link = doc.querySelector(".pair-toggle");
+    if (!link) return;
+    link.hidden = false;
+    var other = link.getAttribute("data-pair");
+    var want = new URLSearchParams(location.search).get("pair");
+    if (want !== other) return;
+    link.textContent = link.getAttribute("data-one");
+    link.setAttribute("href", location.pathname + location.hash);
+    link.removeAttribute("hreflang");
+    var art = doc.querySelector("article[data-chapter]");
+    var url = root + other + "/" + art.getAttribute("data-chapter") + "/" + (location.protocol === "file:" ? "index.html" : "");
+    function fail() {
+      var p = el("p", "banner pair-note", strings.pair_unavailable || "");
+      var a = el("a", null, other);
+      a.href = url;
+      a.hreflang = other;
+      p.appendChild(doc.createTextNode(" "));
+      p.appendChild(a);
+      art.parentNode.insertBefore(p, art);
+    }
+    if (location.protocol === "file:" || !window.fetch) return fail();
+    fetch(url).then(function (r) { if (!r.ok) throw r; return r.text(); }).then(function (html) {
+      var d = new DOMParser().parseFromString(html, "text/html");
+      var theirs = d.querySelector("article[data-chapter]");
+      if (!theirs) throw 0;
+      var mine = sections(art), them = sections(theirs), byId = {};
+      for (var i = 0; i < them.length; i++) byId[them[i].id] = them[i];
+      var grid = el("div", "pair");
+      var used = {}, ti = 0;
+      function row(a, b) {
+        var r = el("div", "pair-row");
+        var l = el("div", "pair-cell");
+        l.lang = art.lang;
+        var rr = el("div", "pair-cell");
+        rr.lang = theirs.getAttribute("lang");
+        if (a) for (var k = 0; k < a.nodes.length; k++) l.appendChild(a.nodes[k]);
+        if (b) for (var k2 = 0; k2 < b.nodes.length; k2++) {
+          var c = doc.importNode(b.nodes[k2], true);
+          /* one id per page: the other language's headings keep theirs as data */
+          if (c.nodeType === 1) {
+            var ided = c.querySelectorAll("[id]");
+            for (var z = -1; z < ided.length; z++) {
+              var x = z < 0 ? c : ided[z];
+              if (x.id) { x.setAttribute("data-id", x.id); x.removeAttribute("id"); }
+            }
+          }
+          rr.appendChild(c);
+        }
+        if (a && a.id) r.setAttribute("data-section", a.id); else if (b && b.id) r.setAttribute("data-section", b.id);
+        r.appendChild(l);
+        r.appendChild(rr);
+        grid.appendChild(r);
+      }
+      for (var j = 0; j < mine.length; j++) {
+        var m = mine[j], t = byId[m.id];
+        if (t && !used[m.id]) {
+          /* their sections that come before this match and have no partner here */
+          var at = them.indexOf(t);
+          for (; ti < at; ti++) if (!used[them[ti].id] && !mineHas(them[ti].id)) { row(null, them[ti]); used[them[ti].id] = 1; }
+          ti = at + 1;
+          used[m.id] = 1;
+          row(m, t);
+        } else row(m, null);
+      }
+      for (; ti < them.length; ti++) if (!used[them[ti].id] && !mineHas(them[ti].id)) row(null, them[ti]);
+      function mineHas(id) { for (var q = 0; q < mine.length; q++) if (mine[q].id === id) return true; return false; }
+      art.textContent = "";
+      art.removeAttribute("lang");
+      art.appendChild(grid);
+      body.classList.add("paired");
+      if (window.Rulebook && Rulebook.fixFileLinks) Rulebook.fixFileLinks(grid);
+      if (location.hash) {
+        var target = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
+        if (target) target.scrollIntoView();
+      }
+    }).catch(fail);
+  }
+
+  function init() {
+    body = doc.body;
+    root = body.getAttribute("data-root") || "";
+    lang = body.getAttribute("data-lang") || doc.documentElement.lang;
+    try { strings = JSON.parse(doc.getElementById("rb-i18n").textContent); } catch (e) { strings = {}; }
+    doc.addEventListener("mouseover", over);
+    doc.addEventListener("mouseout", out);
+    doc.addEventListener("focusin", over);
+    doc.addEventListener("focusout", function (e) { if (target(e)) hide(); });
+    doc.addEventListener("touchstart", function (e) { touched = !!target(e); }, { passive: true });
+    doc.addEventListener("click", click, true);
+    doc.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+    themeToggle();
+    copyButtons();
+    untranslated();
+    pairView();
+    followScroll();
+  }
+  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

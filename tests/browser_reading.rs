@@ -1,0 +1,275 @@
+//! Browser checks of the reading aids on the default content (the Ashes rules): glossary
+//! tooltips, cross-link previews, short section addresses, the side-by-side view, the theme
+//! toggle and axe-core. Screenshots go to `target/screenshots/` for a person to look at.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use common::browser::Browser;
+use common::*;
+
+/// The default content, built once for every test of this file.
+fn built() -> &'static PathBuf {
+    static OUT: OnceLock<PathBuf> = OnceLock::new();
+    OUT.get_or_init(|| {
+        let out = std::env::temp_dir().join(format!("rulebook-reading-{}", std::process::id()));
+        let r = run(&[
+            "build",
+            "--site",
+            repo().to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "build failed: {}", r.stderr);
+        out
+    })
+}
+
+fn server() -> &'static StaticServer {
+    static S: OnceLock<StaticServer> = OnceLock::new();
+    S.get_or_init(|| StaticServer::start(built(), "/"))
+}
+
+fn shots() -> PathBuf {
+    repo().join("target/screenshots")
+}
+
+fn open(b: &Browser, path: &str) {
+    b.goto(&format!("{}{path}", server().url));
+    b.wait_until(
+        "return document.readyState === 'complete' && window.Rulebook",
+        10,
+        "page load",
+    );
+}
+
+/// Where the text of the page starts: a tooltip must not move it.
+const ARTICLE_TOP: &str = "var a = document.querySelector('article'); var r = a.getBoundingClientRect(); return [r.top + window.scrollY, r.height];";
+
+#[test]
+fn glossary_tooltip_on_hover_and_keyboard_focus() {
+    for (w, h, name) in [(1280, 860, "desktop"), (390, 844, "phone")] {
+        let b = Browser::start(w, h);
+        open(&b, "uk/introduction/");
+        // an inflected form links to its entry
+        let href = b.js("var a = [].find.call(document.querySelectorAll('article a.gl'), function (a) { return /жетон/i.test(a.textContent); }); return a && a.getAttribute('href');");
+        assert_eq!(
+            href.as_str(),
+            Some("../glossary/#wound-token-rulebook"),
+            "жетони ран links to Жетон рани"
+        );
+        b.js("document.querySelector('article a.gl').scrollIntoView({block: 'center'})");
+        let before = b.js(ARTICLE_TOP);
+        b.hover("article a.gl");
+        let tip = b.wait_until(
+            "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.textContent",
+            10,
+            "tooltip on hover",
+        );
+        let tip = tip.as_str().unwrap().to_string();
+        assert!(tip.contains("·"), "tooltip names the English term: {tip}");
+        assert_eq!(
+            before,
+            b.js(ARTICLE_TOP),
+            "showing the tooltip moved the text"
+        );
+        b.screenshot(&shots().join(format!("tooltip-{name}.png")));
+
+        // keyboard: focus the next term link; the card follows focus and says what it describes
+        b.hover("header.top");
+        b.js("document.getElementById('rb-tip').hidden = true; var l = document.querySelectorAll('article a.gl')[1]; l.scrollIntoView({block: 'center'}); l.focus();");
+        let described = b.wait_until(
+            "var t = document.getElementById('rb-tip'); var f = document.activeElement; return t && !t.hidden && f.getAttribute('aria-describedby') === 'rb-tip' && t.textContent",
+            10,
+            "tooltip on keyboard focus",
+        );
+        assert!(!described.as_str().unwrap().is_empty());
+        // Enter follows the link to the entry
+        b.keys("\u{E007}");
+        b.wait_until(
+            "return location.pathname.indexOf('/uk/glossary/') === 0",
+            10,
+            "Enter opens the glossary entry",
+        );
+    }
+}
+
+#[test]
+fn cross_link_preview() {
+    let b = Browser::start(1280, 860);
+    open(&b, "en/game-round/");
+    let sel = "article a.xref[href*='#5.7.1']";
+    let n = b.js(&format!(
+        "var a = document.querySelector(\"{sel}\"); a.scrollIntoView({{block: 'center'}}); return decodeURIComponent(a.getAttribute('href').split('#')[1]);"
+    ));
+    let n = n.as_str().unwrap().to_string();
+    b.hover(sel);
+    let text = b.wait_until(
+        "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.textContent",
+        10,
+        "a preview of the linked section",
+    );
+    let text = text.as_str().unwrap();
+    assert!(text.starts_with(&n), "preview starts with {n}: {text}");
+    assert!(
+        text.len() > n.len() + 10,
+        "preview has a title and text: {text}"
+    );
+    b.screenshot(&shots().join("preview-desktop.png"));
+}
+
+#[test]
+fn short_address_leads_to_the_section() {
+    let b = Browser::start(1000, 800);
+    b.goto(&format!("{}uk/s/7.1.0/", server().url));
+    b.wait_until(
+        "return location.pathname.indexOf('/uk/damage-and-destruction/') === 0 && location.hash === '#7.1.0'",
+        10,
+        "/uk/s/7.1.0/ goes to section 7.1.0",
+    );
+    let top = b
+        .js("return document.getElementById('7.1.0').getBoundingClientRect().top")
+        .as_f64()
+        .unwrap();
+    assert!((-5.0..200.0).contains(&top), "7.1.0 is in view: {top}");
+    // an unknown number asks for another one
+    b.goto(&format!("{}en/s/?99.99.99", server().url));
+    b.wait_until(
+        "return document.documentElement.getAttribute('data-missing') === '99.99.99'",
+        10,
+        "unknown section",
+    );
+    b.type_into("#n", "7.1.0\u{E007}");
+    b.wait_until(
+        "return location.pathname.indexOf('/en/damage-and-destruction/') === 0 && location.hash === '#7.1.0'",
+        10,
+        "typed section number",
+    );
+}
+
+#[test]
+fn language_switch_keeps_the_section() {
+    let b = Browser::start(1000, 800);
+    open(&b, "en/damage-and-destruction/#7.1.0");
+    b.click("a[data-lang-switch=uk]");
+    b.wait_until(
+        "return location.pathname.indexOf('/uk/damage-and-destruction/') === 0 && location.hash === '#7.1.0'",
+        10,
+        "the Ukrainian page at the same section",
+    );
+}
+
+#[test]
+fn side_by_side_view_aligns_the_languages() {
+    for (w, h, name) in [(1280, 860, "desktop"), (390, 844, "phone")] {
+        let b = Browser::start(w, h);
+        open(&b, "uk/roundOrder/");
+        b.wait_until(
+            "var l = document.querySelector('.pair-toggle'); return l && !l.hidden",
+            10,
+            "the side-by-side switch",
+        );
+        b.click(".pair-toggle");
+        b.wait_until(
+            "return document.querySelectorAll('.pair-row').length > 2",
+            10,
+            "the side-by-side view",
+        );
+        assert!(b.url().contains("?pair=en"), "addressable: {}", b.url());
+        let row = b.js(
+            "var r = document.querySelector(\".pair-row[data-section='player-turns-phase']\"); var c = r.querySelectorAll('.pair-cell'); var h1 = c[0].querySelector('h2'), h2 = c[1].querySelector('h2'); return [c[0].lang, c[1].lang, h1.getBoundingClientRect().top, h2.getBoundingClientRect().top, h1.getBoundingClientRect().left, h2.getBoundingClientRect().left, h2.textContent];",
+        );
+        assert_eq!(row[0], "uk");
+        assert_eq!(row[1], "en");
+        assert!(
+            row[6].as_str().unwrap().contains("Player Turns"),
+            "the English heading sits next to the Ukrainian one: {row}"
+        );
+        let (t1, t2) = (row[2].as_f64().unwrap(), row[3].as_f64().unwrap());
+        let (l1, l2) = (row[4].as_f64().unwrap(), row[5].as_f64().unwrap());
+        if name == "desktop" {
+            assert!((t1 - t2).abs() < 2.0, "headings aligned: {t1} vs {t2}");
+            assert!(l2 > l1 + 200.0, "two columns: {l1} vs {l2}");
+        } else {
+            assert!(t2 > t1, "stacked on a phone: {t1} vs {t2}");
+        }
+        b.js("document.querySelector(\".pair-row[data-section='player-turns-phase']\").scrollIntoView()");
+        b.screenshot(&shots().join(format!("side-by-side-{name}.png")));
+    }
+}
+
+#[test]
+fn dark_mode_toggle_and_chapter_screenshots() {
+    for (w, h, name) in [(1280, 860, "desktop"), (390, 844, "phone")] {
+        let b = Browser::start(w, h);
+        open(&b, "en/damage-and-destruction/");
+        b.screenshot(&shots().join(format!("chapter-light-{name}.png")));
+        let bg = "return getComputedStyle(document.body).backgroundColor";
+        let light = b.js(bg);
+        b.click(".theme-toggle");
+        b.wait_until(
+            "return document.documentElement.dataset.theme === 'dark'",
+            5,
+            "dark theme",
+        );
+        let dark = b.js(bg);
+        assert_ne!(light, dark, "the background changes");
+        b.screenshot(&shots().join(format!("chapter-dark-{name}.png")));
+        // remembered on the next page
+        open(&b, "uk/introduction/");
+        assert_eq!(
+            b.js("return document.documentElement.dataset.theme"),
+            "dark"
+        );
+    }
+}
+
+#[test]
+fn toc_follows_the_scroll_and_sections_have_copy_links() {
+    let b = Browser::start(1280, 860);
+    open(&b, "en/damage-and-destruction/");
+    b.js("document.getElementById('7.2.0').scrollIntoView()");
+    b.wait_until(
+        "var a = document.querySelector('.toc a.active'); return a && a.getAttribute('href') === '#7.2.0'",
+        5,
+        "the table of contents marks the section in view",
+    );
+    let crumb = b.js("return document.querySelector('.crumb-sec').textContent");
+    assert!(crumb.as_str().unwrap().contains("7.2.0"), "{crumb}");
+    assert!(
+        b.js("return document.querySelectorAll('button.copy-link').length")
+            .as_u64()
+            .unwrap()
+            > 3
+    );
+}
+
+#[test]
+fn axe_finds_no_serious_violations() {
+    let axe = repo().join("tests/browser/node_modules/axe-core/axe.min.js");
+    let src = std::fs::read_to_string(&axe).unwrap_or_else(|_| {
+        panic!(
+            "{} is missing: run `bash tests/run.sh` (it installs axe-core from npm)",
+            axe.display()
+        )
+    });
+    let b = Browser::start(1280, 860);
+    for path in [
+        "uk/introduction/",
+        "en/damage-and-destruction/",
+        "uk/glossary/",
+        "en/",
+    ] {
+        open(&b, path);
+        b.js(&format!("{src}\n;return true;"));
+        b.js("window.__axe = null; axe.run(document, {resultTypes: ['violations']}).then(function (r) { window.__axe = r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; }).map(function (v) { return v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(' | '); }); });");
+        let found = b.wait_until("return window.__axe", 60, "axe-core");
+        assert_eq!(
+            found,
+            serde_json::json!([]),
+            "axe-core on {path}: {found:#}"
+        );
+    }
+}
