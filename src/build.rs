@@ -79,27 +79,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         ))
     })?;
     let mut render_diags = Diagnostics::default();
-    // The search index is built beside the pages: writing pages waits on the disk, the
-    // index on the processor.
-    let (mut files, search) = rayon::join(
-        || crate::render::write_site(&site, tera, &staging.dir, &mut render_diags),
-        || crate::search::web::write_site(&site, &staging.dir),
-    );
-    match search {
-        Ok(n) => files += n,
-        Err(d) => render_diags.push(d),
-    }
-    for (rel, bytes) in crate::export::files(&site) {
-        match crate::output::write_file(&staging.dir, &rel, &bytes) {
-            Ok(()) => files += 1,
-            Err(e) => render_diags.push(crate::diag::Diagnostic::error(
-                "io",
-                rel,
-                0,
-                format!("cannot write: {e}"),
-            )),
-        }
-    }
+    let files = write_output(&site, tera, &staging.dir, &mut render_diags);
     sw.lap("render, write, search index");
     let failed = render_diags
         .items
@@ -122,6 +102,38 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         pages_per_language: site.order.len(),
         millis: start.elapsed().as_millis(),
     })
+}
+
+/// Writes every file of a resolved site into `dir`: pages, search index, exports. Shared by
+/// `build` and `serve`, so a preview is the site that will be published.
+pub fn write_output(
+    site: &crate::site::Site,
+    tera: tera::Tera,
+    dir: &Path,
+    render_diags: &mut Diagnostics,
+) -> usize {
+    // The search index is built beside the pages: writing pages waits on the disk, the
+    // index on the processor.
+    let (mut files, search) = rayon::join(
+        || crate::render::write_site(site, tera, dir, render_diags),
+        || crate::search::web::write_site(site, dir),
+    );
+    match search {
+        Ok(n) => files += n,
+        Err(d) => render_diags.push(d),
+    }
+    for (rel, bytes) in crate::export::files(site) {
+        match crate::output::write_file(dir, &rel, &bytes) {
+            Ok(()) => files += 1,
+            Err(e) => render_diags.push(crate::diag::Diagnostic::error(
+                "io",
+                rel,
+                0,
+                format!("cannot write: {e}"),
+            )),
+        }
+    }
+    files
 }
 
 /// Prints findings to stderr, sorted, with a summary line.

@@ -25,6 +25,7 @@ pub mod reading_pages;
 pub mod render;
 pub mod search;
 pub mod sections;
+pub mod serve;
 pub mod site;
 pub mod symbols;
 pub mod theme;

@@ -83,6 +83,27 @@ enum Command {
     },
     /// Create a new bilingual site in DIR that builds at once
     Init { dir: PathBuf },
+    /// Build, serve on this machine, rebuild on every change and reload open pages
+    Serve {
+        #[arg(long, default_value = ".")]
+        site: PathBuf,
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Address to listen on; the default is reachable from this machine only
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Where to build the preview (default: a temporary folder)
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+    /// Times the incremental rebuild after editing one chapter (for bench/report.py)
+    #[command(hide = true)]
+    BenchIncremental {
+        #[arg(long, default_value = ".")]
+        site: PathBuf,
+        #[arg(long, default_value_t = 7)]
+        runs: usize,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -134,6 +155,35 @@ fn main() -> ExitCode {
                     if files.is_empty() {
                         eprintln!("every translation already records its current source");
                     }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Serve {
+            site,
+            port,
+            bind,
+            output,
+        } => match rulebook::serve::serve(rulebook::serve::ServeOptions {
+            site,
+            bind,
+            port,
+            output,
+        }) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::BenchIncremental { site, runs } => {
+            match rulebook::serve::bench_incremental(&site, runs) {
+                Ok(ms) => {
+                    println!("{ms:.1} ms (median of {runs} incremental rebuilds after editing one chapter)");
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

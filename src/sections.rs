@@ -218,6 +218,13 @@ impl SectionIndex {
         Ok(())
     }
 
+    /// Forgets every section of one chapter in one language (before it is added again, changed).
+    pub fn remove_chapter(&mut self, lang: &str, chapter_id: &str) {
+        if let Some(m) = self.by_lang.get_mut(lang) {
+            m.retain(|_, d| d.chapter_id != chapter_id);
+        }
+    }
+
     pub fn get(&self, lang: &str, number: &str) -> Option<&SectionDef> {
         self.by_lang.get(lang).and_then(|m| m.get(number))
     }

@@ -179,37 +179,7 @@ pub fn load_opts(
         };
         let rendered: Vec<ChapterPage> = chapters
             .into_par_iter()
-            .map(|mut chapter| {
-                if let std::borrow::Cow::Owned(s) = crate::xref::scrub(&chapter.body) {
-                    chapter.body = s;
-                }
-                let (title_number, title_text) = match split_heading_number(&chapter.title) {
-                    Some((n, rest)) => (Some(n), rest.to_string()),
-                    None => (None, chapter.title.clone()),
-                };
-                let reserved: Vec<String> = title_number.iter().cloned().collect();
-                let dir = chapter
-                    .dir
-                    .canonicalize()
-                    .unwrap_or_else(|_| chapter.dir.clone());
-                let src = Source {
-                    file: &chapter.path,
-                    first_line: chapter.body_line,
-                    dir: &dir,
-                    site_root: &site_root,
-                    root: PAGE_ROOT,
-                    safe: config.safe,
-                    reserved_anchors: &reserved,
-                    sections: true,
-                };
-                let prepared = markdown::prepare_with(&chapter.body, &src, syms, aids);
-                ChapterPage {
-                    chapter,
-                    title_number,
-                    title_text,
-                    prepared,
-                }
-            })
+            .map(|chapter| prepare_chapter(chapter, config.safe, &site_root, syms, aids))
             .collect();
         pages.insert(lang, rendered);
     }
@@ -222,31 +192,7 @@ pub fn load_opts(
         for p in pages.get(lang).into_iter().flatten() {
             let c = &p.chapter;
             diags.extend(p.prepared.diags.iter().cloned());
-            let mut defs = Vec::new();
-            if let Some(n) = &p.title_number {
-                defs.push(SectionDef {
-                    number: n.clone(),
-                    lang: lang.clone(),
-                    chapter_id: c.id.clone(),
-                    title: p.title_text.clone(),
-                    file: c.path.clone(),
-                    line: 1,
-                    level: 1,
-                });
-            }
-            for h in &p.prepared.headings {
-                if let Some(n) = &h.number {
-                    defs.push(SectionDef {
-                        number: n.clone(),
-                        lang: lang.clone(),
-                        chapter_id: c.id.clone(),
-                        title: h.title.clone(),
-                        file: c.path.clone(),
-                        line: h.line,
-                        level: h.level,
-                    });
-                }
-            }
+            let defs = section_defs(lang, p);
             for d in defs {
                 let (file, line, number) = (d.file.clone(), d.line, d.number.clone());
                 if let Err(first) = sections.insert(d) {
@@ -345,6 +291,77 @@ pub fn load_opts(
     }
     sw.lap("check references");
     Some(site)
+}
+
+/// Renders one chapter's Markdown (the first pass): the one place that turns a loaded chapter
+/// into a page, for the build and for `serve`'s incremental rebuilds alike.
+pub fn prepare_chapter(
+    mut chapter: Chapter,
+    safe: bool,
+    site_root: &Path,
+    syms: &Symbols,
+    aids: markdown::Aids<'_>,
+) -> ChapterPage {
+    if let std::borrow::Cow::Owned(s) = crate::xref::scrub(&chapter.body) {
+        chapter.body = s;
+    }
+    let (title_number, title_text) = match split_heading_number(&chapter.title) {
+        Some((n, rest)) => (Some(n), rest.to_string()),
+        None => (None, chapter.title.clone()),
+    };
+    let reserved: Vec<String> = title_number.iter().cloned().collect();
+    let dir = chapter
+        .dir
+        .canonicalize()
+        .unwrap_or_else(|_| chapter.dir.clone());
+    let src = Source {
+        file: &chapter.path,
+        first_line: chapter.body_line,
+        dir: &dir,
+        site_root,
+        root: PAGE_ROOT,
+        safe,
+        reserved_anchors: &reserved,
+        sections: true,
+    };
+    let prepared = markdown::prepare_with(&chapter.body, &src, syms, aids);
+    ChapterPage {
+        chapter,
+        title_number,
+        title_text,
+        prepared,
+    }
+}
+
+/// The numbered sections a page defines (its title's number, then its headings').
+pub fn section_defs(lang: &str, p: &ChapterPage) -> Vec<SectionDef> {
+    let c = &p.chapter;
+    let mut defs = Vec::new();
+    if let Some(n) = &p.title_number {
+        defs.push(SectionDef {
+            number: n.clone(),
+            lang: lang.to_string(),
+            chapter_id: c.id.clone(),
+            title: p.title_text.clone(),
+            file: c.path.clone(),
+            line: 1,
+            level: 1,
+        });
+    }
+    for h in &p.prepared.headings {
+        if let Some(n) = &h.number {
+            defs.push(SectionDef {
+                number: n.clone(),
+                lang: lang.to_string(),
+                chapter_id: c.id.clone(),
+                title: h.title.clone(),
+                file: c.path.clone(),
+                line: h.line,
+                level: h.level,
+            });
+        }
+    }
+    defs
 }
 
 fn reading_order(config: &SiteConfig, pages: &BTreeMap<String, Vec<ChapterPage>>) -> Vec<String> {

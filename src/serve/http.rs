@@ -1,0 +1,299 @@
+//! The development server: a small HTTP/1.1 server on a fixed pool of threads.
+//!
+//! Every connection is answered and closed (`Connection: close`); a slow client can hold a
+//! worker for at most the read timeout. Long-polls (`/__rulebook/wait`) hold no thread at all:
+//! the connection is parked in a list and answered when the site changes, so any number of open
+//! pages costs no workers.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::paths::{resolve, Found};
+use crate::diag::Diagnostic;
+
+/// Worker threads answering requests.
+pub const WORKERS: usize = 8;
+/// Connections waiting for a worker before the acceptor stops accepting (the OS queues more).
+const QUEUE: usize = 1024;
+/// A long-poll is answered (unchanged) after this long, so proxies and browsers never time out.
+const POLL_TIMEOUT: Duration = Duration::from_secs(25);
+const READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+const LIVE_JS: &str = include_str!("live.js");
+
+/// What the browser is told: the site's version (one more per rebuild) and current errors.
+#[derive(Default)]
+pub struct Status {
+    pub version: u64,
+    pub errors: Vec<Diagnostic>,
+}
+
+pub struct Shared {
+    /// The output folder, canonical.
+    pub root: PathBuf,
+    pub status: Mutex<Status>,
+    waiters: Mutex<Vec<(TcpStream, Instant)>>,
+}
+
+impl Shared {
+    pub fn new(root: PathBuf) -> Arc<Shared> {
+        Arc::new(Shared {
+            root,
+            status: Mutex::new(Status::default()),
+            waiters: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Records a new state of the site and answers every parked long-poll.
+    pub fn publish(&self, errors: Vec<Diagnostic>) {
+        let body = {
+            let mut st = self.status.lock().unwrap_or_else(|e| e.into_inner());
+            st.version += 1;
+            st.errors = errors;
+            status_json(&st)
+        };
+        let waiting = std::mem::take(&mut *self.waiters.lock().unwrap_or_else(|e| e.into_inner()));
+        for (mut s, _) in waiting {
+            let _ = respond(&mut s, 200, "application/json", body.as_bytes(), &[]);
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.status
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .version
+    }
+
+    fn status_body(&self) -> String {
+        status_json(&self.status.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Answers long-polls that have waited too long.
+    fn expire(&self) {
+        let body = self.status_body();
+        let mut w = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let (old, keep): (Vec<_>, Vec<_>) = w
+            .drain(..)
+            .partition(|(_, t)| now.duration_since(*t) >= POLL_TIMEOUT);
+        *w = keep;
+        drop(w);
+        for (mut s, _) in old {
+            let _ = respond(&mut s, 200, "application/json", body.as_bytes(), &[]);
+        }
+    }
+}
+
+fn status_json(st: &Status) -> String {
+    let errors: Vec<serde_json::Value> = st
+        .errors
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "file": d.file.to_string_lossy().replace('\\', "/"),
+                "line": d.line,
+                "column": d.column,
+                "kind": d.kind,
+                "message": d.message,
+            })
+        })
+        .collect();
+    serde_json::json!({"version": st.version, "errors": errors}).to_string()
+}
+
+/// Starts the acceptor, the workers and the long-poll sweeper; returns at once.
+pub fn start(listener: TcpListener, shared: Arc<Shared>) {
+    let (tx, rx) = mpsc::sync_channel::<TcpStream>(QUEUE);
+    let rx = Arc::new(Mutex::new(rx));
+    for i in 0..WORKERS {
+        let rx = Arc::clone(&rx);
+        let shared = Arc::clone(&shared);
+        let _ = std::thread::Builder::new()
+            .name(format!("serve-{i}"))
+            .spawn(move || loop {
+                let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                let Ok(stream) = next else { return };
+                handle(stream, &shared);
+            });
+    }
+    let _ = std::thread::Builder::new()
+        .name("serve-accept".into())
+        .spawn(move || {
+            for s in listener.incoming().flatten() {
+                if tx.send(s).is_err() {
+                    return;
+                }
+            }
+        });
+    let _ = std::thread::Builder::new()
+        .name("serve-sweep".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_secs(1));
+            shared.expire();
+        });
+}
+
+fn respond(
+    s: &mut TcpStream,
+    status: u16,
+    content_type: &str,
+    body: &[u8],
+    extra: &[(&str, &str)],
+) -> std::io::Result<()> {
+    let reason = match status {
+        200 => "OK",
+        301 => "Moved Permanently",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        _ => "Error",
+    };
+    let mut head = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (k, v) in extra {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes())?;
+    s.write_all(body)?;
+    s.flush()
+}
+
+/// Reads the request line and headers; returns (method, target).
+fn read_request(s: &TcpStream) -> Option<(String, String)> {
+    let mut r = BufReader::new(s.try_clone().ok()?).take(16 * 1024);
+    let mut line = String::new();
+    r.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let target = parts.next()?.to_string();
+    loop {
+        let mut h = String::new();
+        if r.read_line(&mut h).ok()? == 0 || h == "\r\n" || h == "\n" {
+            break;
+        }
+    }
+    Some((method, target))
+}
+
+use std::io::Read as _;
+
+fn handle(mut s: TcpStream, shared: &Shared) {
+    let _ = s.set_read_timeout(Some(READ_TIMEOUT));
+    let _ = s.set_write_timeout(Some(READ_TIMEOUT));
+    let Some((method, target)) = read_request(&s) else {
+        let _ = respond(&mut s, 400, "text/plain", b"bad request", &[]);
+        return;
+    };
+    if method != "GET" && method != "HEAD" {
+        let _ = respond(
+            &mut s,
+            405,
+            "text/plain",
+            b"only GET and HEAD",
+            &[("Allow", "GET, HEAD")],
+        );
+        return;
+    }
+    let path = target.split('?').next().unwrap_or("");
+    if path == "/__rulebook/live.js" {
+        let _ = respond(
+            &mut s,
+            200,
+            "text/javascript; charset=utf-8",
+            LIVE_JS.as_bytes(),
+            &[],
+        );
+        return;
+    }
+    if path == "/__rulebook/wait" {
+        let query = target.split_once('?').map(|x| x.1).unwrap_or("");
+        let mut seen = None;
+        let mut now = false;
+        for kv in query.split('&') {
+            match kv.split_once('=') {
+                Some(("v", v)) => seen = v.parse::<u64>().ok(),
+                Some(("now", _)) => now = true,
+                _ => {}
+            }
+        }
+        let mut waiters = shared.waiters.lock().unwrap_or_else(|e| e.into_inner());
+        // checked under the waiters' lock, so a rebuild cannot slip between check and park
+        if now || seen != Some(shared.version()) {
+            drop(waiters);
+            let body = shared.status_body();
+            let _ = respond(&mut s, 200, "application/json", body.as_bytes(), &[]);
+        } else {
+            waiters.push((s, Instant::now()));
+        }
+        return;
+    }
+    let head_only = method == "HEAD";
+    match resolve(&shared.root, &target) {
+        Found::File(f) => match std::fs::read(&f) {
+            Ok(bytes) => {
+                let ct = content_type(&f);
+                let body = if ct.starts_with("text/html") {
+                    inject(bytes, shared.version())
+                } else {
+                    bytes
+                };
+                let body: &[u8] = if head_only { &[] } else { &body };
+                let _ = respond(&mut s, 200, ct, body, &[]);
+            }
+            Err(_) => not_found(&mut s, shared),
+        },
+        Found::AddSlash(to) => {
+            let _ = respond(&mut s, 301, "text/plain", b"", &[("Location", &to)]);
+        }
+        Found::NotFound => not_found(&mut s, shared),
+    }
+}
+
+fn not_found(s: &mut TcpStream, shared: &Shared) {
+    let page =
+        std::fs::read(shared.root.join("404.html")).unwrap_or_else(|_| b"not found".to_vec());
+    let _ = respond(
+        s,
+        404,
+        "text/html; charset=utf-8",
+        &inject(page, shared.version()),
+        &[],
+    );
+}
+
+/// Adds the live-reload script to an HTML page, before `</body>` (or at the end).
+pub fn inject(mut html: Vec<u8>, version: u64) -> Vec<u8> {
+    let tag = format!("<script src=\"/__rulebook/live.js\" data-version=\"{version}\"></script>");
+    let at = html
+        .windows(7)
+        .rposition(|w| w.eq_ignore_ascii_case(b"</body>"))
+        .unwrap_or(html.len());
+    html.splice(at..at, tag.into_bytes());
+    html
+}
+
+pub fn content_type(p: &std::path::Path) -> &'static str {
+    match p.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "xml" => "application/xml",
+        "txt" => "text/plain; charset=utf-8",
+        "woff2" => "font/woff2",
+        "webmanifest" => "application/manifest+json",
+        _ => "application/octet-stream",
+    }
+}

@@ -1,0 +1,298 @@
+//! The site kept in memory between rebuilds, and the rebuild of only what a change touches.
+//!
+//! An edit to a chapter re-reads that one file and renders its Markdown again, updates the
+//! section index and anchors, and writes that chapter's page in every language. Other pages are
+//! written again only when they depend on what changed: the pages that refer to a section number
+//! that appeared or disappeared, the neighbours (previous/next links show titles) and the
+//! contents pages when titles or headings changed. Anything else (the glossary, templates,
+//! static files, UI strings, settings, a new, removed or renamed chapter) rebuilds the whole site,
+//! which the build does fast enough, and which can never be subtly wrong.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use tera::Tera;
+
+use crate::diag::{Diagnostic, Diagnostics, Severity};
+use crate::render::{chapter_path, Renderer};
+use crate::site::Site;
+use crate::xref::Pending;
+
+pub struct Live {
+    pub root: PathBuf,
+    /// The output folder (canonical), served as it is.
+    pub output: PathBuf,
+    pub site: Site,
+    tera: Tera,
+}
+
+/// What a rebuild did.
+pub struct Rebuilt {
+    pub pages: usize,
+    pub millis: f64,
+    pub full: bool,
+    /// Warnings of what was rebuilt (errors make the rebuild fail instead).
+    pub warnings: Vec<Diagnostic>,
+}
+
+fn errors_of(d: Diagnostics) -> Vec<Diagnostic> {
+    d.items
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect()
+}
+
+impl Live {
+    /// Builds the whole site into `output` (swapped in only when it succeeded).
+    pub fn full(root: &Path, output: &Path) -> Result<(Live, Rebuilt), Vec<Diagnostic>> {
+        let start = Instant::now();
+        let mut diags = Diagnostics::default();
+        let site = crate::site::load(root, Some("/"), &mut diags);
+        let tera = site
+            .as_ref()
+            .and_then(|s| match crate::render::compile(&s.theme.templates) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    diags.extend(e);
+                    None
+                }
+            });
+        let (Some(site), Some(tera)) = (site, tera) else {
+            return Err(errors_of(diags));
+        };
+        if diags.has_errors() {
+            return Err(errors_of(diags));
+        }
+        let staging = crate::output::Staging::new(output).map_err(|e| {
+            vec![Diagnostic::error(
+                "io",
+                output,
+                0,
+                format!("cannot write the site: {e}"),
+            )]
+        })?;
+        let files = crate::build::write_output(&site, tera.clone(), &staging.dir, &mut diags);
+        if diags.has_errors() {
+            return Err(errors_of(diags));
+        }
+        staging.commit().map_err(|e| {
+            vec![Diagnostic::error(
+                "io",
+                output,
+                0,
+                format!("cannot swap the site in: {e}"),
+            )]
+        })?;
+        let output = output
+            .canonicalize()
+            .unwrap_or_else(|_| output.to_path_buf());
+        let warnings = diags.items;
+        Ok((
+            Live {
+                root: root.to_path_buf(),
+                output,
+                site,
+                tera,
+            },
+            Rebuilt {
+                pages: files,
+                millis: start.elapsed().as_secs_f64() * 1000.0,
+                full: true,
+                warnings,
+            },
+        ))
+    }
+
+    /// Whether a change to these files can be rebuilt incrementally: every one an existing
+    /// chapter file of the site.
+    pub fn can_update(&self, changed: &[PathBuf]) -> bool {
+        !changed.is_empty()
+            && changed
+                .iter()
+                .all(|p| self.chapter_of(p).is_some() && p.is_file())
+    }
+
+    /// (language, position in `pages[lang]`) of the chapter file at `path` (absolute).
+    fn chapter_of(&self, path: &Path) -> Option<(String, usize)> {
+        let rel = path.strip_prefix(&self.site.root).ok()?;
+        let lang = rel
+            .strip_prefix("content")
+            .ok()?
+            .components()
+            .next()?
+            .as_os_str()
+            .to_str()?;
+        let pages = self.site.pages.get(lang)?;
+        let i = pages.iter().position(|p| p.chapter.path == rel)?;
+        Some((lang.to_string(), i))
+    }
+
+    /// Rebuilds after edits to existing chapter files. `Err` holds the errors; the site in memory
+    /// and on disk is then as it was. `Ok(None)` means the change needs a full rebuild.
+    pub fn update(&mut self, changed: &[PathBuf]) -> Result<Option<Rebuilt>, Vec<Diagnostic>> {
+        let start = Instant::now();
+        let mut to_render: BTreeSet<String> = BTreeSet::new();
+        let mut index_pages = false;
+        let mut warnings = Vec::new();
+        for path in changed {
+            let Some((lang, i)) = self.chapter_of(path) else {
+                return Ok(None);
+            };
+            let mut diags = Diagnostics::default();
+            let rel = self.site.pages[&lang][i].chapter.path.clone();
+            let dir = path.parent().unwrap_or(&self.site.root).to_path_buf();
+            let chapter = crate::limits::read_limited(path, &rel, &mut diags)
+                .and_then(|b| crate::load::decode(b, &rel, &mut diags))
+                .and_then(|t| crate::load::parse_chapter(t, &lang, rel.clone(), dir, &mut diags));
+            let Some(chapter) = chapter else {
+                return Err(errors_of(diags));
+            };
+            let old = &self.site.pages[&lang][i];
+            if chapter.id != old.chapter.id || chapter.weight != old.chapter.weight {
+                return Ok(None); // the order or the pairing changes: rebuild it all
+            }
+            let syms = &self.site.symbols[&lang];
+            let page = crate::site::prepare_chapter(
+                chapter,
+                self.site.config.safe,
+                &self.site.root,
+                syms,
+                // glossary-term links of the reading aids are not kept between builds: an
+                // edited chapter shows them again after the next full rebuild
+                crate::markdown::Aids {
+                    terms: None,
+                    latin_lang: None,
+                },
+            );
+            let old_defs = crate::site::section_defs(&lang, old);
+            let new_defs = crate::site::section_defs(&lang, &page);
+            let numbers = |d: &[crate::sections::SectionDef]| -> BTreeSet<String> {
+                d.iter().map(|x| x.number.clone()).collect()
+            };
+            let (old_n, new_n) = (numbers(&old_defs), numbers(&new_defs));
+            // a number defined elsewhere in this language would be a duplicate: let the full
+            // build report it properly
+            if new_n
+                .iter()
+                .any(|n| !old_n.contains(n) && self.site.sections.get(&lang, n).is_some())
+            {
+                return Ok(None);
+            }
+            let titles = |p: &crate::site::ChapterPage| -> Vec<(u8, String, Option<String>)> {
+                p.prepared
+                    .headings
+                    .iter()
+                    .filter(|h| h.level <= 2)
+                    .map(|h| (h.level, h.title.clone(), h.number.clone()))
+                    .collect()
+            };
+            if page.chapter.title != old.chapter.title || titles(&page) != titles(old) {
+                index_pages = true;
+                let pos = self
+                    .site
+                    .order
+                    .iter()
+                    .position(|x| *x == page.chapter.id)
+                    .unwrap_or(0);
+                for n in [pos.checked_sub(1), Some(pos + 1)].into_iter().flatten() {
+                    if let Some(id) = self.site.order.get(n) {
+                        to_render.insert(id.clone());
+                    }
+                }
+            }
+            let appeared: BTreeSet<&String> = old_n.symmetric_difference(&new_n).collect();
+            if !appeared.is_empty() {
+                for pages in self.site.pages.values() {
+                    for p in pages {
+                        let refers = p.prepared.pending.iter().any(|x| match x {
+                            Pending::Bare { number, .. } | Pending::Link { number, .. } => {
+                                appeared.contains(number)
+                            }
+                            // "referenced by" lists under numbered headings
+                            Pending::Section { number } => appeared.contains(number),
+                            Pending::Chapter { .. } | Pending::Term { .. } => false,
+                        });
+                        if refers {
+                            to_render.insert(p.chapter.id.clone());
+                        }
+                    }
+                }
+            }
+            let id = page.chapter.id.clone();
+            self.site.sections.remove_chapter(&lang, &id);
+            for d in new_defs {
+                let _ = self.site.sections.insert(d);
+            }
+            let mut anchors: std::collections::HashSet<String> =
+                page.prepared.anchors().map(str::to_string).collect();
+            anchors.extend(page.title_number.iter().cloned());
+            self.site
+                .chapter_map
+                .anchors
+                .insert((lang.clone(), id.clone()), anchors);
+            warnings.extend(page.prepared.diags.iter().cloned());
+            warnings.extend(self.site.resolver().check(
+                &page.prepared.pending,
+                &page.chapter.path,
+                &lang,
+                &self.site.root,
+            ));
+            if let Some(slot) = self.site.pages.get_mut(&lang).and_then(|v| v.get_mut(i)) {
+                *slot = page;
+            }
+            to_render.insert(id);
+        }
+        let pages = self.write(&to_render, index_pages)?;
+        Ok(Some(Rebuilt {
+            pages,
+            millis: start.elapsed().as_secs_f64() * 1000.0,
+            full: false,
+            warnings,
+        }))
+    }
+
+    /// Writes the pages of the given chapters in every language (and the contents pages).
+    fn write(&self, ids: &BTreeSet<String>, index_pages: bool) -> Result<usize, Vec<Diagnostic>> {
+        let r = Renderer::new(&self.site, self.tera.clone());
+        let mut n = 0;
+        let io = |e: std::io::Error| {
+            vec![Diagnostic::error(
+                "io",
+                &self.output,
+                0,
+                format!("cannot write the site: {e}"),
+            )]
+        };
+        for lang in &self.site.config.languages {
+            for id in ids {
+                let Some(pos) = self.site.order.iter().position(|x| x == id) else {
+                    continue;
+                };
+                let html = r.chapter(lang, id, pos).map_err(|d| vec![d])?;
+                write_atomic(
+                    &self.output,
+                    &format!("{}index.html", chapter_path(lang, id)),
+                    html.as_bytes(),
+                )
+                .map_err(io)?;
+                n += 1;
+            }
+            if index_pages {
+                let html = r.index(lang).map_err(|d| vec![d])?;
+                write_atomic(&self.output, &format!("{lang}/index.html"), html.as_bytes())
+                    .map_err(io)?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Replaces a file in the served folder so that a request never reads it half-written.
+fn write_atomic(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let path = root.join(rel);
+    let tmp = path.with_extension("html.rulebook-tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, &path)
+}

@@ -1,0 +1,228 @@
+//! `rulebook serve`: builds the site, serves it on loopback, watches the sources, rebuilds what
+//! a change touches and reloads open pages ([`http`] injects a small script into every page it
+//! serves; the built files never contain it).
+//!
+//! The site is built with `base_url` `/`, into a temporary folder, so a preview never
+//! overwrites `public/` and its links work on the local address whatever site.yaml says.
+
+pub mod http;
+pub mod incremental;
+pub mod paths;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use incremental::Live;
+
+pub struct ServeOptions {
+    pub site: PathBuf,
+    pub bind: String,
+    pub port: u16,
+    /// Where to build (default: a temporary folder, removed on exit).
+    pub output: Option<PathBuf>,
+}
+
+/// Folders whose changes trigger a rebuild.
+pub const WATCHED: &[&str] = &["content", "templates", "static", "i18n"];
+
+/// Editors' temporary files, which must not trigger rebuilds.
+fn ignored(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.starts_with('.')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".tmp")
+        || name.starts_with("#")
+}
+
+fn print_findings(items: &[crate::diag::Diagnostic]) {
+    let mut d = crate::diag::Diagnostics {
+        items: items.to_vec(),
+    };
+    d.sort();
+    for x in &d.items {
+        eprintln!("{x}");
+    }
+}
+
+/// Runs the server until the process is stopped.
+pub fn serve(opts: ServeOptions) -> Result<(), String> {
+    let root = opts
+        .site
+        .canonicalize()
+        .map_err(|e| format!("cannot open the site folder {}: {e}", opts.site.display()))?;
+    if !root.join("content").is_dir() {
+        return Err(format!(
+            "no content/ folder in {}; point --site at the folder that holds content/ (or create one with `rulebook init`)",
+            root.display()
+        ));
+    }
+    let temp = opts.output.is_none();
+    let output = opts.output.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("rulebook-serve-{}", std::process::id()))
+    });
+    crate::output::check_output(&output, &root).map_err(|e| e.0)?;
+    let listener = TcpListener::bind((opts.bind.as_str(), opts.port))
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", opts.bind, opts.port))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+
+    let (mut live, first_errors) = match Live::full(&root, &output) {
+        Ok((live, r)) => {
+            print_findings(&r.warnings);
+            eprintln!("built {} files in {:.0} ms", r.pages, r.millis);
+            (Some(live), Vec::new())
+        }
+        Err(errors) => {
+            print_findings(&errors);
+            eprintln!("the build failed; fix the errors above and the page reloads");
+            std::fs::create_dir_all(&output).map_err(|e| e.to_string())?;
+            (None, errors)
+        }
+    };
+    let served = output.canonicalize().map_err(|e| e.to_string())?;
+    let shared = http::Shared::new(served);
+    shared.publish(first_errors);
+    http::start(listener, std::sync::Arc::clone(&shared));
+    // the address goes to stdout, alone on its line, for scripts and tests
+    println!("serving http://{addr}/");
+    eprintln!("watching {} for changes; Ctrl-C stops", WATCHED.join("/, "));
+
+    let (tx, rx) = mpsc::channel::<PathBuf>();
+    let mut watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+        if let Ok(ev) = ev {
+            if matches!(ev.kind, notify::EventKind::Access(_)) {
+                return;
+            }
+            for p in ev.paths {
+                let _ = tx.send(p);
+            }
+        }
+    })
+    .map_err(|e| format!("cannot watch the site: {e}"))?;
+    use notify::Watcher as _;
+    for dir in WATCHED {
+        let d = root.join(dir);
+        if d.is_dir() {
+            watcher
+                .watch(&d, notify::RecursiveMode::Recursive)
+                .map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
+        }
+    }
+    // site folders created later (a first template override) are picked up from the root
+    watcher
+        .watch(&root, notify::RecursiveMode::NonRecursive)
+        .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+
+    let mut file_errors: Vec<crate::diag::Diagnostic> = Vec::new();
+    while let Ok(first) = rx.recv() {
+        // gather the burst of events one save makes (editors write, rename, touch)
+        let mut changed = vec![first];
+        let until = Instant::now() + Duration::from_millis(25);
+        while let Ok(p) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            changed.push(p);
+        }
+        changed.retain(|p| !ignored(p) && !p.starts_with(&output));
+        changed.retain(|p| {
+            p.strip_prefix(&root)
+                .ok()
+                .and_then(|r| r.components().next())
+                .and_then(|c| c.as_os_str().to_str())
+                .is_some_and(|c| WATCHED.contains(&c))
+        });
+        changed.sort();
+        changed.dedup();
+        if changed.is_empty() {
+            continue;
+        }
+        let result = match live.as_mut() {
+            Some(l) if l.can_update(&changed) && file_errors.is_empty() => match l.update(&changed)
+            {
+                Ok(Some(r)) => Ok(r),
+                Ok(None) => full(&root, &output, &mut live),
+                Err(e) => Err(e),
+            },
+            _ => full(&root, &output, &mut live),
+        };
+        match result {
+            Ok(r) => {
+                print_findings(&r.warnings);
+                eprintln!(
+                    "{} {} page(s) in {:.1} ms",
+                    if r.full {
+                        "rebuilt the site:"
+                    } else {
+                        "rebuilt"
+                    },
+                    r.pages,
+                    r.millis
+                );
+                file_errors.clear();
+                shared.publish(Vec::new());
+            }
+            Err(errors) => {
+                print_findings(&errors);
+                eprintln!("the build failed; the last good site is still served");
+                file_errors = errors.clone();
+                shared.publish(errors);
+            }
+        }
+    }
+    if temp {
+        let _ = std::fs::remove_dir_all(&output);
+    }
+    Ok(())
+}
+
+fn full(
+    root: &Path,
+    output: &Path,
+    live: &mut Option<Live>,
+) -> Result<incremental::Rebuilt, Vec<crate::diag::Diagnostic>> {
+    let (l, r) = Live::full(root, output)?;
+    *live = Some(l);
+    Ok(r)
+}
+
+/// `rulebook bench-incremental`: builds once, then edits one chapter `runs` times through the
+/// incremental path and returns the median time of the rebuild, in milliseconds. The chapter is
+/// restored afterwards.
+pub fn bench_incremental(site: &Path, runs: usize) -> Result<f64, String> {
+    let root = site.canonicalize().map_err(|e| e.to_string())?;
+    let output =
+        std::env::temp_dir().join(format!("rulebook-bench-incremental-{}", std::process::id()));
+    let (mut live, _) = Live::full(&root, &output).map_err(|e| {
+        e.first()
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| "the build failed".into())
+    })?;
+    let lang = live.site.config.languages[0].clone();
+    let pages = &live.site.pages[&lang];
+    let page = pages
+        .get(pages.len() / 2)
+        .ok_or("the site has no chapters")?;
+    let file = root.join(&page.chapter.path);
+    let original = std::fs::read(&file).map_err(|e| e.to_string())?;
+    let mut times = Vec::with_capacity(runs);
+    let result = (|| -> Result<(), String> {
+        for i in 0..runs.max(1) {
+            let mut text = original.clone();
+            text.extend_from_slice(format!("\nEdited paragraph number {i}.\n").as_bytes());
+            std::fs::write(&file, &text).map_err(|e| e.to_string())?;
+            let start = Instant::now();
+            match live.update(std::slice::from_ref(&file)) {
+                Ok(Some(_)) => {}
+                Ok(None) => return Err("the edit needed a full rebuild".into()),
+                Err(e) => return Err(e.first().map(|d| d.to_string()).unwrap_or_default()),
+            }
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        Ok(())
+    })();
+    let _ = std::fs::write(&file, &original);
+    let _ = std::fs::remove_dir_all(&output);
+    result?;
+    times.sort_by(|a, b| a.total_cmp(b));
+    Ok(times[times.len() / 2])
+}

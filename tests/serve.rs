@@ -1,0 +1,299 @@
+//! `rulebook serve`: live reload (an edit shows in the served page and reloads an open page,
+//! keeping its scroll position), the error overlay (and the last good site served meanwhile),
+//! and requests for files outside the output folder refused in every encoding.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::browser::Browser;
+use common::http::{get, get_timeout};
+use common::*;
+
+/// A running `rulebook serve`, stopped when dropped.
+struct Serve {
+    child: Child,
+    addr: String,
+}
+
+impl Serve {
+    fn start(dir: &std::path::Path) -> Serve {
+        let mut child = Command::new(bin())
+            .args(["serve", "--site", dir.to_str().unwrap(), "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start rulebook serve");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).expect("serve prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("serving http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        assert!(
+            addr.starts_with("127.0.0.1:"),
+            "binds loopback by default: {addr}"
+        );
+        Serve { child, addr }
+    }
+
+    fn version(&self) -> u64 {
+        let r = get(&self.addr, "/__rulebook/wait?now=1");
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        v["version"].as_u64().unwrap()
+    }
+
+    /// Waits (long-poll) until the site is newer than `v`; returns the new status.
+    fn wait_past(&self, v: u64) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let r = get_timeout(
+                &self.addr,
+                &format!("/__rulebook/wait?v={v}"),
+                Duration::from_secs(40),
+            );
+            let st: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+            if st["version"].as_u64().unwrap() > v {
+                return st;
+            }
+            assert!(Instant::now() < deadline, "no rebuild after the edit");
+        }
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn fixture() -> tempfile::TempDir {
+    let mut en = String::from("---\nid: rules\ntitle: Rules\n---\n\nIntro text.\n\n");
+    let mut uk = String::from("---\nid: rules\ntitle: Правила\n---\n\nВступ.\n\n");
+    for i in 1..=6 {
+        en.push_str(&format!(
+            "## 1.{i}.0 Part {i}\n\n{}\n\n",
+            "Words of the rules. ".repeat(150)
+        ));
+        uk.push_str(&format!(
+            "## 1.{i}.0 Частина {i}\n\n{}\n\n",
+            "Слова правил. ".repeat(150)
+        ));
+    }
+    site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/rules.md", &en),
+        ("content/uk/rules.md", &uk),
+        (
+            "content/en/other.md",
+            "---\nid: other\ntitle: Other\n---\n\nSee 1.2.0.\n",
+        ),
+    ])
+}
+
+fn edit(dir: &std::path::Path, rel: &str, from: &str, to: &str) {
+    let p = dir.join(rel);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains(from), "{rel} lacks {from:?}");
+    std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+}
+
+fn article_text(addr: &str, path: &str) -> String {
+    let r = get(addr, path);
+    assert_eq!(r.status, 200, "{path}");
+    let doc = Html::parse_document(&r.text());
+    texts(&doc, "article").join(" ")
+}
+
+#[test]
+fn an_edit_shows_in_the_served_page() {
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    assert!(article_text(&s.addr, "/en/rules/").contains("Intro text."));
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "Intro text.",
+        "Intro text, edited while serving.",
+    );
+    let st = s.wait_past(v);
+    assert_eq!(st["errors"].as_array().unwrap().len(), 0, "{st}");
+    assert!(article_text(&s.addr, "/en/rules/").contains("edited while serving"));
+    // the Ukrainian reader of an untranslated chapter sees the edit too
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/other.md",
+        "See 1.2.0.",
+        "See 1.2.0, now edited.",
+    );
+    s.wait_past(v);
+    assert!(article_text(&s.addr, "/uk/other/").contains("now edited"));
+    // a new section number appears: a page that referred to it as plain text now links it
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/other.md",
+        "See 1.2.0, now edited.",
+        "See 1.2.0 and 1.9.0.",
+    );
+    s.wait_past(v);
+    let doc = Html::parse_document(&get(&s.addr, "/en/other/").text());
+    assert!(!attrs(&doc, "a.xref", "href")
+        .iter()
+        .any(|h| h.contains("1.9.0")));
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "## 1.6.0 Part 6",
+        "## 1.9.0 Part 9",
+    );
+    s.wait_past(v);
+    let doc = Html::parse_document(&get(&s.addr, "/en/other/").text());
+    let hrefs = attrs(&doc, "a.xref", "href");
+    assert!(
+        hrefs.iter().any(|h| h.ends_with("rules/#1.9.0")),
+        "{hrefs:?}"
+    );
+    // the live-reload script is served into pages, but never written into the site
+    let page = get(&s.addr, "/en/rules/").text();
+    assert!(page.contains("/__rulebook/live.js"));
+    let built = files_with_ext(dir.path(), "html");
+    for f in built {
+        assert!(
+            !std::fs::read_to_string(&f).unwrap().contains("__rulebook"),
+            "{}",
+            f.display()
+        );
+    }
+    // a folder without its slash is redirected (its relative links need the slash)
+    let r = get(&s.addr, "/en/rules");
+    assert_eq!(r.status, 301);
+    assert!(r.headers.contains("Location: /en/rules/"), "{}", r.headers);
+}
+
+#[test]
+fn a_build_error_shows_as_an_overlay_and_the_last_good_site_stays() {
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    let v = s.version();
+    // break the front matter of one chapter
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "title: Rules\n",
+        "title: [Rules\n",
+    );
+    let st = s.wait_past(v);
+    let errors = st["errors"].as_array().unwrap();
+    assert!(!errors.is_empty(), "{st}");
+    assert_eq!(errors[0]["file"], "content/en/rules.md");
+    assert_eq!(errors[0]["line"], 3);
+    // the last good page is still served
+    assert!(article_text(&s.addr, "/en/rules/").contains("Intro text."));
+    // in the browser: the overlay names file and line; fixing the file clears it
+    let b = Browser::start(1000, 700);
+    b.goto(&format!("http://{}/en/rules/", s.addr));
+    let shown = b.wait_until(
+        "var o = document.getElementById('rulebook-error-overlay'); return o && o.textContent",
+        15,
+        "the error overlay",
+    );
+    assert!(
+        shown.as_str().unwrap().contains("content/en/rules.md:3"),
+        "{shown}"
+    );
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "title: [Rules\n",
+        "title: Rules fixed\n",
+    );
+    let st = s.wait_past(v);
+    assert_eq!(st["errors"].as_array().unwrap().len(), 0, "{st}");
+    b.wait_until(
+        "return !document.getElementById('rulebook-error-overlay') && document.querySelector('h1').textContent.indexOf('Rules fixed') >= 0",
+        15,
+        "the page reloads without the overlay",
+    );
+}
+
+#[test]
+fn an_open_page_reloads_and_keeps_its_scroll_position() {
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    let b = Browser::start(1000, 600);
+    b.goto(&format!("http://{}/en/rules/", s.addr));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    b.js("window.scrollTo(0, 1500); window.__marker = 1; return null;");
+    // let the page's long-poll reach the server before the edit
+    std::thread::sleep(Duration::from_millis(500));
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "## 1.3.0 Part 3",
+        "## 1.3.0 Part three",
+    );
+    b.wait_until(
+        "return !window.__marker && document.readyState === 'complete' && document.getElementById('1.3.0') && document.getElementById('1.3.0').textContent.indexOf('three') >= 0",
+        15,
+        "the page reloads with the edit",
+    );
+    let y = b.wait_until(
+        "return window.scrollY > 1000 ? window.scrollY : null",
+        5,
+        "the scroll position",
+    );
+    assert!(
+        (y.as_f64().unwrap() - 1500.0).abs() < 50.0,
+        "scrolled to {y}"
+    );
+}
+
+#[test]
+fn files_outside_the_output_are_refused() {
+    let dir = fixture();
+    std::fs::write(dir.path().join("secret.txt"), "do not serve").unwrap();
+    let s = Serve::start(dir.path());
+    let paths = [
+        "/../../etc/passwd",
+        "/../secret.txt",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+        "/..%2f..%2fetc%2fpasswd",
+        "/%252e%252e%252f%252e%252e%252fetc%252fpasswd",
+        "/..%5c..%5cetc%5cpasswd",
+        "/..\\..\\etc\\passwd",
+        "/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd",
+        "/en/../../../etc/passwd",
+        "/en/%2e%2e/%2e%2e/secret.txt",
+        "/./../etc/passwd",
+        "/.rulebook-build",
+        "/%00../etc/passwd",
+        "//etc/passwd",
+        "/etc/passwd",
+        "/%2fetc%2fpasswd",
+        "/en/rules/%2e%2e%2f%2e%2e%2f%2e%2e%2fsecret.txt",
+    ];
+    for p in paths {
+        let r = get(&s.addr, p);
+        assert_eq!(r.status, 404, "{p} gave {}", r.status);
+        let body = r.text();
+        assert!(
+            !body.contains("root:") && !body.contains("do not serve"),
+            "{p} leaked"
+        );
+    }
+    // and the site itself is served
+    assert_eq!(get(&s.addr, "/en/rules/").status, 200);
+    assert_eq!(get(&s.addr, "/static/css/style.css").status, 200);
+}
