@@ -48,9 +48,11 @@ impl Serve {
         v["version"].as_u64().unwrap()
     }
 
-    /// Waits (long-poll) until the site is newer than `v`; returns the new status.
-    fn wait_past(&self, v: u64) -> serde_json::Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
+    /// Waits (long-poll) for a status newer than `v` that satisfies `ok`. One save can reach
+    /// the server as more than one burst of file events (so more than one rebuild) on a busy
+    /// machine: wait for the state that matters, not for the first rebuild.
+    fn wait_for(&self, mut v: u64, ok: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(90);
         loop {
             let r = get_timeout(
                 &self.addr,
@@ -58,10 +60,15 @@ impl Serve {
                 Duration::from_secs(40),
             );
             let st: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
-            if st["version"].as_u64().unwrap() > v {
+            let now = st["version"].as_u64().unwrap();
+            if now > v && ok(&st) {
                 return st;
             }
-            assert!(Instant::now() < deadline, "no rebuild after the edit");
+            v = now;
+            assert!(
+                Instant::now() < deadline,
+                "no rebuild to the expected state: {st}"
+            );
         }
     }
 }
@@ -97,6 +104,10 @@ fn fixture() -> tempfile::TempDir {
     ])
 }
 
+fn no_errors(st: &serde_json::Value) -> bool {
+    st["errors"].as_array().is_some_and(|e| e.is_empty())
+}
+
 fn edit(dir: &std::path::Path, rel: &str, from: &str, to: &str) {
     let p = dir.join(rel);
     let text = std::fs::read_to_string(&p).unwrap();
@@ -123,7 +134,7 @@ fn an_edit_shows_in_the_served_page() {
         "Intro text.",
         "Intro text, edited while serving.",
     );
-    let st = s.wait_past(v);
+    let st = s.wait_for(v, no_errors);
     assert_eq!(st["errors"].as_array().unwrap().len(), 0, "{st}");
     assert!(article_text(&s.addr, "/en/rules/").contains("edited while serving"));
     // the Ukrainian reader of an untranslated chapter sees the edit too
@@ -134,7 +145,7 @@ fn an_edit_shows_in_the_served_page() {
         "See 1.2.0.",
         "See 1.2.0, now edited.",
     );
-    s.wait_past(v);
+    s.wait_for(v, no_errors);
     assert!(article_text(&s.addr, "/uk/other/").contains("now edited"));
     // a new section number appears: a page that referred to it as plain text now links it
     let v = s.version();
@@ -144,7 +155,7 @@ fn an_edit_shows_in_the_served_page() {
         "See 1.2.0, now edited.",
         "See 1.2.0 and 1.9.0.",
     );
-    s.wait_past(v);
+    s.wait_for(v, no_errors);
     let doc = Html::parse_document(&get(&s.addr, "/en/other/").text());
     assert!(!attrs(&doc, "a.xref", "href")
         .iter()
@@ -156,7 +167,7 @@ fn an_edit_shows_in_the_served_page() {
         "## 1.6.0 Part 6",
         "## 1.9.0 Part 9",
     );
-    s.wait_past(v);
+    s.wait_for(v, no_errors);
     let doc = Html::parse_document(&get(&s.addr, "/en/other/").text());
     let hrefs = attrs(&doc, "a.xref", "href");
     assert!(
@@ -192,7 +203,7 @@ fn a_build_error_shows_as_an_overlay_and_the_last_good_site_stays() {
         "title: Rules\n",
         "title: [Rules\n",
     );
-    let st = s.wait_past(v);
+    let st = s.wait_for(v, |st| st["errors"][0]["line"] == 3);
     let errors = st["errors"].as_array().unwrap();
     assert!(!errors.is_empty(), "{st}");
     assert_eq!(errors[0]["file"], "content/en/rules.md");
@@ -218,7 +229,7 @@ fn a_build_error_shows_as_an_overlay_and_the_last_good_site_stays() {
         "title: [Rules\n",
         "title: Rules fixed\n",
     );
-    let st = s.wait_past(v);
+    let st = s.wait_for(v, |st| st["errors"].as_array().unwrap().is_empty());
     assert_eq!(st["errors"].as_array().unwrap().len(), 0, "{st}");
     b.wait_until(
         "return !document.getElementById('rulebook-error-overlay') && document.querySelector('h1').textContent.indexOf('Rules fixed') >= 0",
