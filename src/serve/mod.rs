@@ -85,10 +85,6 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     let shared = http::Shared::new(served);
     shared.publish(first_errors);
     http::start(listener, std::sync::Arc::clone(&shared));
-    // the address goes to stdout, alone on its line, for scripts and tests
-    println!("serving http://{addr}/");
-    eprintln!("watching {} for changes; Ctrl-C stops", WATCHED.join("/, "));
-
     let (tx, rx) = mpsc::channel::<PathBuf>();
     let mut watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
         if let Ok(ev) = ev {
@@ -114,6 +110,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     watcher
         .watch(&root, notify::RecursiveMode::NonRecursive)
         .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+
+    // announced only once the watches are in place: an edit made right after the address is
+    // printed must not be missed
+    // the address goes to stdout, alone on its line, for scripts and tests
+    println!("serving http://{addr}/");
+    eprintln!("watching {} for changes; Ctrl-C stops", WATCHED.join("/, "));
 
     let mut file_errors: Vec<crate::diag::Diagnostic> = Vec::new();
     while let Ok(first) = rx.recv() {
