@@ -576,26 +576,6 @@ fn base() -> tempfile::TempDir {
     dir
 }
 
-/// Every file below `dir` with its bytes, sorted by path.
-fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                files.push((
-                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(e.path()).unwrap(),
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 fn copy_tree(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(e.file_name());

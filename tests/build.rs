@@ -3,7 +3,6 @@
 mod common;
 
 use common::*;
-use std::path::Path;
 
 const EN_INTRO: &str = r#"---
 id: intro
@@ -286,25 +285,6 @@ fn builds_are_byte_identical() {
         assert_eq!(p1, p2);
         assert!(b1 == b2, "{} differs between two builds", p1.display());
     }
-}
-
-fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                files.push((
-                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(e.path()).unwrap(),
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// Each case: a file to (over)write, the error kind, the file and line the message must name.

@@ -8,25 +8,6 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                files.push((
-                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(e.path()).unwrap(),
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// Every file below `dir` (relative paths, sorted).
 fn list(dir: &Path) -> Vec<PathBuf> {
     snapshot(dir).into_iter().map(|(p, _)| p).collect()

@@ -9,26 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Every file below `dir` with its bytes, sorted by path.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                files.push((
-                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(e.path()).unwrap(),
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// A generated site large enough that a build takes a while (so a signal lands mid-build).
 fn big_site(chapters: usize) -> tempfile::TempDir {
     let gen = repo().join("../shared/bench/gen_corpus.py");

@@ -10,6 +10,27 @@ use std::process::Command;
 
 pub use scraper::{Html, Selector};
 
+/// Every file below `dir` with its bytes, sorted by path: what "the site is exactly as it
+/// was" and "two builds are identical" compare.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                files.push((
+                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// Path of the `rulebook` binary built for these tests.
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_rulebook"))
