@@ -75,6 +75,18 @@ pub fn excerpt(text: &str, max: usize) -> String {
     format!("{}…", cut.trim_end_matches([',', ';', ':', ' ']))
 }
 
+/// The start of a section's text that an excerpt can come from: enough bytes for
+/// `EXCERPT_CHARS` characters however they are written (four bytes a character at most, and a
+/// symbol's placeholder is never much longer than its spelled-out name), so that spelling out
+/// symbols does not walk the whole text of every section.
+fn head(text: &str) -> &str {
+    let mut end = (EXCERPT_CHARS * 4 + 64).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 pub fn sections_json(site: &Site, lang: &str) -> String {
     let base = &site.config.base_url;
     let mut s = String::from("[");
@@ -103,7 +115,7 @@ pub fn sections_json(site: &Site, lang: &str) -> String {
                         format!("#{anchor}")
                     }
                 )),
-                json(&excerpt(&syms.to_plain(text), EXCERPT_CHARS)),
+                json(&excerpt(&syms.to_plain(head(text)), EXCERPT_CHARS)),
             );
         };
     let by_pos: std::collections::HashMap<&str, usize> = site

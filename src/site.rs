@@ -49,6 +49,20 @@ pub struct Site {
     pub reading: Reading,
 }
 
+/// For a language not written in Latin letters, the language whose text is (its paragraphs
+/// left in that language are marked untranslated); `None` for a Latin-alphabet language.
+pub fn latin_text_language(config: &SiteConfig, theme: &Theme, lang: &str) -> Option<String> {
+    let latin = |l: &str| {
+        let a = theme.alphabet(l);
+        !a.is_empty() && a.iter().all(char::is_ascii_lowercase)
+    };
+    if latin(lang) {
+        None
+    } else {
+        config.others(lang).find(|o| latin(o)).cloned()
+    }
+}
+
 impl Site {
     /// Finds a chapter in a language.
     pub fn page(&self, lang: &str, id: &str) -> Option<&ChapterPage> {
@@ -150,21 +164,10 @@ pub fn load_opts(
         .iter()
         .map(|(l, g)| (l.clone(), TermMatcher::new(g)))
         .collect();
-    let latin = |l: &str| {
-        let a = theme.alphabet(l);
-        !a.is_empty() && a.iter().all(char::is_ascii_lowercase)
-    };
     let latin_lang: BTreeMap<String, Option<String>> = config
         .languages
         .iter()
-        .map(|l| {
-            let other = if latin(l) {
-                None
-            } else {
-                config.others(l).find(|o| latin(o)).cloned()
-            };
-            (l.clone(), other)
-        })
+        .map(|l| (l.clone(), latin_text_language(&config, &theme, l)))
         .collect();
     sw.lap("glossary terms");
 

@@ -41,28 +41,10 @@ impl Symbols {
     /// Escapes `text` into `out`, replacing every known symbol with its icon.
     pub fn render_into(&self, text: &str, root: &str, out: &mut String) {
         let mut last = 0;
-        if !self.names.is_empty() && text.contains(':') {
-            let bytes = text.as_bytes();
-            let mut i = 0;
-            // a symbol starts at `:` or at the `<` just before one: jump from colon to colon
-            while let Some(off) = bytes[i..].iter().position(|&b| b == b':') {
-                let colon = i + off;
-                let at = if colon > 0 && bytes[colon - 1] == b'<' {
-                    colon - 1
-                } else {
-                    colon
-                };
-                if at >= last {
-                    if let Some((start, end, name)) = self.symbol_at(text, at) {
-                        escape_text_into(&text[last..start], out);
-                        self.icon(name, root, out);
-                        last = end;
-                        i = end;
-                        continue;
-                    }
-                }
-                i = colon + 1;
-            }
+        while let Some((start, end, name)) = self.next_symbol(text, last) {
+            escape_text_into(&text[last..start], out);
+            self.icon(name, root, out);
+            last = end;
         }
         escape_text_into(&text[last..], out);
     }
@@ -71,19 +53,37 @@ impl Symbols {
     pub fn to_plain(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
-        let mut i = 0;
-        while i < text.len() {
-            if let Some((start, end, name)) = self.symbol_at(text, i) {
-                out.push_str(&text[last..start]);
-                out.push_str(self.alt(name).unwrap_or(name));
-                last = end;
-                i = end;
-            } else {
-                i += 1;
-            }
+        while let Some((start, end, name)) = self.next_symbol(text, last) {
+            out.push_str(&text[last..start]);
+            out.push_str(self.alt(name).unwrap_or(name));
+            last = end;
         }
         out.push_str(&text[last..]);
         out
+    }
+
+    /// The first symbol that starts at or after byte `from`. Symbols start at a `:` or at the
+    /// `<` just before one, so the search jumps from colon to colon (memchr) instead of trying
+    /// every byte: this runs over the whole text of every page, for search and previews too.
+    fn next_symbol<'t>(&self, text: &'t str, from: usize) -> Option<(usize, usize, &'t str)> {
+        if self.names.is_empty() {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let mut i = from;
+        while let Some(off) = bytes.get(i..)?.iter().position(|&b| b == b':') {
+            let colon = i + off;
+            let at = if colon > from && bytes[colon - 1] == b'<' {
+                colon - 1
+            } else {
+                colon
+            };
+            if let Some(found) = self.symbol_at(text, at) {
+                return Some(found);
+            }
+            i = colon + 1;
+        }
+        None
     }
 
     fn icon(&self, name: &str, root: &str, out: &mut String) {

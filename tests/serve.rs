@@ -192,6 +192,42 @@ fn an_edit_shows_in_the_served_page() {
 }
 
 #[test]
+fn an_edited_chapter_keeps_its_glossary_links() {
+    let dir = fixture();
+    write(
+        dir.path(),
+        "content/en/glossary.json",
+        br#"{"wound token": "A token that counts damage."}"#,
+    );
+    edit(
+        dir.path(),
+        "content/en/other.md",
+        "See 1.2.0.",
+        "See 1.2.0. Place a wound token.",
+    );
+    let s = Serve::start(dir.path());
+    let term_links = |s: &Serve| {
+        let doc = Html::parse_document(&get(&s.addr, "/en/other/").text());
+        attrs(&doc, "article a.gl", "href")
+    };
+    assert_eq!(term_links(&s).len(), 1, "the full build links the term");
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/other.md",
+        "Place a wound token.",
+        "Place one wound token.",
+    );
+    s.wait_for(v, no_errors);
+    assert!(article_text(&s.addr, "/en/other/").contains("one wound token"));
+    assert_eq!(
+        term_links(&s).len(),
+        1,
+        "the incremental rebuild links the term as the full build did"
+    );
+}
+
+#[test]
 fn a_build_error_shows_as_an_overlay_and_the_last_good_site_stays() {
     let dir = fixture();
     let s = Serve::start(dir.path());

@@ -153,16 +153,18 @@ impl Live {
                 return Ok(None); // the order or the pairing changes: rebuild it all
             }
             let syms = &self.site.symbols[&lang];
+            // the same reading aids as the full build: glossary terms linked, paragraphs
+            // left in the original language marked
+            let latin =
+                crate::site::latin_text_language(&self.site.config, &self.site.theme, &lang);
             let page = crate::site::prepare_chapter(
                 chapter,
                 self.site.config.safe,
                 &self.site.root,
                 syms,
-                // glossary-term links of the reading aids are not kept between builds: an
-                // edited chapter shows them again after the next full rebuild
                 crate::markdown::Aids {
-                    terms: None,
-                    latin_lang: None,
+                    terms: self.site.reading.terms.get(&lang),
+                    latin_lang: latin.as_deref(),
                 },
             );
             let old_defs = crate::site::section_defs(&lang, old);
