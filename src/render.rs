@@ -434,6 +434,9 @@ impl<'a> Renderer<'a> {
         };
         let mut items: Vec<(Vec<u32>, GlossaryItem)> = Vec::new();
         let mut seen_keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        // every id on the page, and where each of this language's entries is in `items`
+        let mut page_anchors: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut by_anchor: HashMap<&str, usize> = HashMap::new();
         // this language's entries, then the entries only other languages have (untranslated)
         let mut sources: Vec<&str> = vec![lang];
         sources.extend(site.config.others(lang).map(String::as_str));
@@ -444,10 +447,25 @@ impl<'a> Renderer<'a> {
             let alphabet = site.theme.alphabet(src_lang);
             for (e, prepared) in g.entries.iter().zip(&site.glossary_html[src_lang]) {
                 if src_lang != lang {
-                    let own = site.glossaries.get(lang);
-                    if own.is_some_and(|o| {
-                        o.get(&e.key).is_some() || e.merged_keys.iter().any(|k| o.get(k).is_some())
-                    }) {
+                    let own = site.glossaries.get(lang).and_then(|o| {
+                        o.get(&e.key)
+                            .or_else(|| e.merged_keys.iter().find_map(|k| o.get(k)))
+                    });
+                    if let Some(oe) = own {
+                        // This language has the entry, perhaps under only some of the keys the
+                        // other language merged into it. Text in this language may still link
+                        // the other keys' anchors (a term left untranslated): they go on the
+                        // entry that is shown.
+                        if let Some(&i) = by_anchor.get(oe.anchor.as_str()) {
+                            let keys = std::iter::once(&e.key).chain(&e.merged_keys);
+                            let anchors = std::iter::once(e.anchor.clone())
+                                .chain(keys.map(|k| alias_anchor(k)));
+                            for a in anchors {
+                                if page_anchors.insert(a.clone()) {
+                                    items[i].1.extra_anchors.push(a);
+                                }
+                            }
+                        }
                         continue;
                     }
                 }
@@ -477,6 +495,9 @@ impl<'a> Renderer<'a> {
                     }
                 }
                 let term = display_term(&e.term);
+                page_anchors.insert(e.anchor.clone());
+                page_anchors.extend(extra.iter().cloned());
+                by_anchor.insert(&e.anchor, items.len());
                 items.push((
                     collation_key(&term, &alphabet),
                     GlossaryItem {

@@ -481,3 +481,40 @@ fn corpus_broken_references_match_the_manifest() {
     );
     assert_links_resolve(&site.join("public"));
 }
+
+/// The other language merged two keys with the same definition into one entry; this language
+/// has only one of those keys. Text here may still link the other key's anchor (an English
+/// term in an untranslated chapter), so this language's glossary page must carry it.
+#[test]
+fn glossary_keeps_the_anchors_of_keys_merged_in_another_language() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/glossary.json",
+            r#"{"wound token (2)": "Counts damage.", "wound token": "Counts damage."}"#,
+        ),
+        (
+            "content/uk/glossary.json",
+            r#"{"wound token": {"term": "Жетон рани", "definition": "Рахує шкоду."}}"#,
+        ),
+        ("content/en/a.md", "---\nid: a\ntitle: A\n---\n\nText.\n"),
+        ("content/uk/a.md", "---\nid: a\ntitle: А\n---\n\nТекст.\n"),
+    ]);
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    let en = page(&out.join("en/glossary/index.html"));
+    let en_ids = attrs(&en, "[id]", "id");
+    let uk = page(&out.join("uk/glossary/index.html"));
+    let uk_ids = attrs(&uk, "[id]", "id");
+    for id in en_ids.iter().filter(|i| i.starts_with("wound-token")) {
+        assert!(
+            uk_ids.contains(id),
+            "{id} of the English page is missing on the Ukrainian one: {uk_ids:?}"
+        );
+    }
+    assert!(en_ids.iter().any(|i| i == "wound-token-2"), "{en_ids:?}");
+    let mut sorted = uk_ids.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), uk_ids.len(), "no id twice: {uk_ids:?}");
+}
