@@ -16,11 +16,13 @@ use crate::render::display_term;
 use crate::site::{Site, PAGE_ROOT};
 use crate::xref::{Mark, Page, Pending};
 
-/// JSON that can sit inside a `<script>` element: `</` cannot close it.
+/// JSON that can sit inside a `<script>` element. Every `<` is written `\u003c` (only strings
+/// can hold one), so neither `</script>` nor `<!--` from content can close the element or
+/// change how the rest of the page is parsed.
 pub fn script_json(v: &impl serde::Serialize) -> String {
     serde_json::to_string(v)
         .unwrap_or_else(|_| "null".into())
-        .replace("</", "<\\/")
+        .replace('<', "\\u003c")
 }
 
 /// Writes what a chapter's non-reference placeholders stand for: glossary links and the
@@ -248,4 +250,18 @@ pub fn short_page(site: &Site, lang: &str) -> String {
         t("contents"),
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_json_cannot_end_or_confuse_its_script_element() {
+        let v = serde_json::json!({"t": "a</script><!--<script>b"});
+        let s = script_json(&v);
+        assert!(!s.contains('<'), "{s}");
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, v);
+    }
 }
