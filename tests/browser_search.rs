@@ -13,16 +13,7 @@ use serde_json::Value;
 
 /// The default content plus one chapter whose title looks like HTML.
 fn built_site() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for e in walkdir::WalkDir::new(repo().join("content")) {
-        let e = e.unwrap();
-        let to = dir.path().join(e.path().strip_prefix(repo()).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
+    let dir = default_site();
     write(
         dir.path(),
         "content/en/zz-markup.md",

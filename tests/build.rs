@@ -423,32 +423,7 @@ fn usage_errors_exit_2_and_version_works() {
 /// The generated corpus: every broken reference the manifest lists is reported, and no other.
 #[test]
 fn corpus_broken_references_match_the_manifest() {
-    let gen = repo().join("../shared/bench/gen_corpus.py");
-    assert!(
-        gen.exists(),
-        "the corpus generator is expected at {}",
-        gen.display()
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let st = std::process::Command::new("python3")
-        .args([
-            gen.to_str().unwrap(),
-            "--chapters",
-            "20",
-            "--sections-per-chapter",
-            "8",
-            "--out",
-            dir.path().to_str().unwrap(),
-            "--formats",
-            "rulebook",
-        ])
-        .output()
-        .expect("python3");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    let dir = generated_corpus(20);
     let site = dir.path().join("rulebook");
     let r = build_ok(&site);
     let manifest: serde_json::Value =

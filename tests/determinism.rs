@@ -65,32 +65,7 @@ fn default_content_builds_byte_identical_whatever_the_order_and_threads() {
 /// for a hash map's order or a thread's timing to leak into the output).
 #[test]
 fn generated_corpus_builds_byte_identical() {
-    let gen = repo().join("../shared/bench/gen_corpus.py");
-    assert!(
-        gen.exists(),
-        "the corpus generator is expected at {}",
-        gen.display()
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let st = Command::new("python3")
-        .args([
-            gen.to_str().unwrap(),
-            "--chapters",
-            "150",
-            "--sections-per-chapter",
-            "8",
-            "--out",
-            dir.path().to_str().unwrap(),
-            "--formats",
-            "rulebook",
-        ])
-        .output()
-        .expect("python3");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    let dir = generated_corpus(150);
     let src = dir.path().join("rulebook");
     let mut files = list(&src);
     let a = tempfile::tempdir().unwrap();

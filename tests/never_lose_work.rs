@@ -11,33 +11,7 @@ use std::time::{Duration, Instant};
 
 /// A generated site large enough that a build takes a while (so a signal lands mid-build).
 fn big_site(chapters: usize) -> tempfile::TempDir {
-    let gen = repo().join("../shared/bench/gen_corpus.py");
-    assert!(
-        gen.exists(),
-        "the corpus generator is expected at {}",
-        gen.display()
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let st = Command::new("python3")
-        .args([
-            gen.to_str().unwrap(),
-            "--chapters",
-            &chapters.to_string(),
-            "--sections-per-chapter",
-            "8",
-            "--out",
-            dir.path().to_str().unwrap(),
-            "--formats",
-            "rulebook",
-        ])
-        .output()
-        .expect("python3");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
-    dir
+    generated_corpus(chapters)
 }
 
 fn staging_exists(site: &Path) -> bool {

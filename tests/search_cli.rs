@@ -8,22 +8,6 @@ use std::path::Path;
 use common::*;
 use serde_json::Value;
 
-/// A copy of the default content in a temporary site folder (the index is written beside it).
-pub fn default_site() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for e in walkdir::WalkDir::new(repo().join("content")) {
-        let e = e.unwrap();
-        let rel = e.path().strip_prefix(repo()).unwrap();
-        let to = dir.path().join(rel);
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
-    dir
-}
-
 fn search_json(site: &Path, args: &[&str]) -> Vec<Value> {
     let mut all = vec!["search", "--site", site.to_str().unwrap(), "--json"];
     all.extend_from_slice(args);

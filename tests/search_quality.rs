@@ -9,20 +9,6 @@ use std::path::Path;
 use common::*;
 use serde_json::Value;
 
-fn site() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for e in walkdir::WalkDir::new(repo().join("content")) {
-        let e = e.unwrap();
-        let to = dir.path().join(e.path().strip_prefix(repo()).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
-    dir
-}
-
 /// URLs of the top `n` Ukrainian results.
 fn top(site: &Path, q: &str, n: usize) -> Vec<String> {
     let n = n.to_string();
@@ -150,7 +136,7 @@ fn typos(word: &str) -> Vec<String> {
 
 #[test]
 fn word_forms_find_the_same_top_five() {
-    let d = site();
+    let d = default_site();
     let mut same = 0;
     let mut differ = Vec::new();
     for group in FORMS {
@@ -180,7 +166,7 @@ fn word_forms_find_the_same_top_five() {
 
 #[test]
 fn spelling_variants_find_identical_results() {
-    let d = site();
+    let d = default_site();
     let mut failed = Vec::new();
     let mut total = 0;
     for row in VARIANTS {
@@ -201,7 +187,7 @@ fn spelling_variants_find_identical_results() {
 
 #[test]
 fn one_letter_typos_still_find_the_section() {
-    let d = site();
+    let d = default_site();
     let mut found = 0;
     let mut total = 0;
     let mut missed = Vec::new();

@@ -118,7 +118,7 @@ impl Targets {
                 )),
                 Some(anchors) => {
                     if let Some(f) = frag.filter(|f| !f.is_empty()) {
-                        let f = percent_decode(f);
+                        let f = crate::markdown::percent_decode(f);
                         if !anchors.contains(&f) {
                             out.push(Diagnostic::warning(
                                 "broken-anchor",
@@ -133,25 +133,6 @@ impl Targets {
         }
         out
     }
-}
-
-/// Decodes `%XX` escapes (an anchor with Cyrillic letters is written encoded).
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() && s.is_char_boundary(i + 3) {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Resolves `href` written on the page at `page` (a path below the site root ending in `/`).

@@ -31,6 +31,54 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
+/// A copy of the repository's default content in a temporary site folder.
+pub fn default_site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for e in walkdir::WalkDir::new(repo().join("content")) {
+        let e = e.unwrap();
+        let to = dir.path().join(e.path().strip_prefix(repo()).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    dir
+}
+
+/// A corpus written by `../shared/bench/gen_corpus.py` (8 sections a chapter, its default seed, our
+/// format only): the site is in `rulebook/`, the list of its broken references in
+/// `manifest.json`.
+pub fn generated_corpus(chapters: usize) -> tempfile::TempDir {
+    let gen = repo().join("../shared/bench/gen_corpus.py");
+    assert!(
+        gen.exists(),
+        "the corpus generator is expected at {}",
+        gen.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let st = Command::new("python3")
+        .args([
+            gen.to_str().unwrap(),
+            "--chapters",
+            &chapters.to_string(),
+            "--sections-per-chapter",
+            "8",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--formats",
+            "rulebook",
+        ])
+        .output()
+        .expect("python3");
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    dir
+}
+
 /// Path of the `rulebook` binary built for these tests.
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_rulebook"))
