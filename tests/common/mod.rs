@@ -4,11 +4,13 @@
 
 pub mod browser;
 pub mod http;
+mod static_server;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub use scraper::{Html, Selector};
+pub use static_server::StaticServer;
 
 /// Every file below `dir` with its bytes, sorted by path: what "the site is exactly as it
 /// was" and "two builds are identical" compare.
@@ -293,78 +295,4 @@ pub fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// A static file server on loopback for a built site, mounted under `prefix` (e.g. `/` or
-/// `/repo/`), in a background thread that ends with the test process.
-pub struct StaticServer {
-    pub url: String,
-}
-
-impl StaticServer {
-    pub fn start(dir: &Path, prefix: &str) -> StaticServer {
-        let server = tiny_http::Server::http("127.0.0.1:0").expect("bind loopback");
-        let port = server.server_addr().to_ip().unwrap().port();
-        let dir = dir.to_path_buf();
-        let url = format!("http://127.0.0.1:{port}{prefix}");
-        let prefix = prefix.to_string();
-        std::thread::spawn(move || {
-            for req in server.incoming_requests() {
-                let url = req
-                    .url()
-                    .split(['?', '#'])
-                    .next()
-                    .unwrap_or("/")
-                    .to_string();
-                let path = percent_decode(&url);
-                let resp = path
-                    .strip_prefix(prefix.as_str())
-                    .filter(|rel| !rel.split('/').any(|s| s == ".."))
-                    .map(|rel| {
-                        let mut f = dir.join(rel);
-                        if f.is_dir() {
-                            f = f.join("index.html");
-                        }
-                        f
-                    })
-                    .and_then(|f| std::fs::read(&f).ok().map(|b| (f, b)));
-                let _ = match resp {
-                    Some((f, bytes)) => {
-                        let ct = content_type(&f);
-                        req.respond(tiny_http::Response::from_data(bytes).with_header(
-                            tiny_http::Header::from_bytes("Content-Type", ct).unwrap(),
-                        ))
-                    }
-                    None => {
-                        let nf = std::fs::read(dir.join("404.html")).unwrap_or_default();
-                        req.respond(
-                            tiny_http::Response::from_data(nf)
-                                .with_status_code(404)
-                                .with_header(
-                                    tiny_http::Header::from_bytes(
-                                        "Content-Type",
-                                        "text/html; charset=utf-8",
-                                    )
-                                    .unwrap(),
-                                ),
-                        )
-                    }
-                };
-            }
-        });
-        StaticServer { url }
-    }
-}
-
-pub fn content_type(p: &Path) -> &'static str {
-    match p.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
-        "json" => "application/json",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "xml" => "application/xml",
-        _ => "application/octet-stream",
-    }
 }

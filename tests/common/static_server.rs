@@ -1,0 +1,156 @@
+//! A static file server on loopback for a built site, one thread per connection.
+//!
+//! Why not a library server: Chromium opens up to six connections to a host at once (more
+//! while a service worker fills its cache beside the page) and keeps them open, idle, for
+//! minutes. tiny_http 0.12 hands each connection to a pool that starts new threads only when
+//! it counts no idle one, and counts a just-woken thread as idle until that thread runs: in a
+//! burst of more than four connections, the fifth waits in the pool's queue until an earlier
+//! connection closes. Chromium sent its navigation on such a connection and waited 300 s for
+//! the renderer. Here every accepted connection gets its own thread at once, so an idle
+//! connection never keeps another from being answered.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+
+use super::percent_decode;
+
+/// Serves `dir` under `prefix` (e.g. `/` or `/repo/`); the threads end with the test process.
+pub struct StaticServer {
+    pub url: String,
+}
+
+impl StaticServer {
+    pub fn start(dir: &Path, prefix: &str) -> StaticServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let port = listener.local_addr().unwrap().port();
+        let url = format!("http://127.0.0.1:{port}{prefix}");
+        let site = Site {
+            dir: dir.to_path_buf(),
+            prefix: prefix.to_string(),
+        };
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let site = site.clone();
+                std::thread::spawn(move || site.connection(stream));
+            }
+        });
+        StaticServer { url }
+    }
+}
+
+#[derive(Clone)]
+struct Site {
+    dir: PathBuf,
+    prefix: String,
+}
+
+/// One request's head: the method, the target, and whether the client asked to close.
+struct Head {
+    method: String,
+    target: String,
+    close: bool,
+}
+
+impl Site {
+    /// Answers the requests of one keep-alive connection until the client closes it.
+    fn connection(&self, stream: TcpStream) {
+        let Ok(mut out) = stream.try_clone() else {
+            return;
+        };
+        let mut reader = BufReader::new(stream);
+        while let Some(head) = read_head(&mut reader) {
+            let (status, ct, body) = self.answer(&head.target);
+            let body: &[u8] = if head.method == "HEAD" { &[] } else { &body };
+            let reply = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: {ct}\r\nContent-Length: {}\r\n{}\r\n",
+                body.len(),
+                if head.close {
+                    "Connection: close\r\n"
+                } else {
+                    ""
+                }
+            );
+            if out.write_all(reply.as_bytes()).is_err() || out.write_all(body).is_err() {
+                return;
+            }
+            if head.close {
+                return;
+            }
+        }
+    }
+
+    /// The status line's tail, content type and body for a request target.
+    fn answer(&self, target: &str) -> (&'static str, &'static str, Vec<u8>) {
+        let path = percent_decode(target.split(['?', '#']).next().unwrap_or("/"));
+        let file = path
+            .strip_prefix(self.prefix.as_str())
+            .filter(|rel| !rel.split('/').any(|s| s == ".."))
+            .map(|rel| {
+                let f = self.dir.join(rel);
+                if f.is_dir() {
+                    f.join("index.html")
+                } else {
+                    f
+                }
+            })
+            .and_then(|f| std::fs::read(&f).ok().map(|b| (f, b)));
+        match file {
+            Some((f, bytes)) => ("200 OK", content_type(&f), bytes),
+            None => (
+                "404 Not Found",
+                "text/html; charset=utf-8",
+                std::fs::read(self.dir.join("404.html")).unwrap_or_default(),
+            ),
+        }
+    }
+}
+
+/// Reads a request line and headers (and skips a body, if one is declared); `None` when the
+/// client closed the connection or sent something that is not HTTP.
+fn read_head(r: &mut BufReader<TcpStream>) -> Option<Head> {
+    let mut line = String::new();
+    if r.read_line(&mut line).ok()? == 0 {
+        return None;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let target = parts.next()?.to_string();
+    let mut close = parts.next() == Some("HTTP/1.0");
+    let mut length = 0u64;
+    loop {
+        let mut h = String::new();
+        if r.read_line(&mut h).ok()? == 0 {
+            return None;
+        }
+        if h.trim_end().is_empty() {
+            break;
+        }
+        let (name, value) = h.split_once(':')?;
+        let value = value.trim().to_ascii_lowercase();
+        match name.trim().to_ascii_lowercase().as_str() {
+            "connection" => close = value.contains("close"),
+            "content-length" => length = value.parse().ok()?,
+            _ => {}
+        }
+    }
+    std::io::copy(&mut r.by_ref().take(length), &mut std::io::sink()).ok()?;
+    Some(Head {
+        method,
+        target,
+        close,
+    })
+}
+
+fn content_type(p: &Path) -> &'static str {
+    match p.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "xml" => "application/xml",
+        _ => "application/octet-stream",
+    }
+}
