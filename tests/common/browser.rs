@@ -3,12 +3,24 @@
 //! Each [`Browser`] starts its own chromedriver on a free loopback port and one Chromium
 //! session with a fresh profile. The flags keep Chromium off the network: this machine has none,
 //! and background connections would only slow it down.
+//!
+//! Every command is bounded, so a stuck page fails its test with a message instead of holding
+//! the suite: the session's page-load and script timeouts make chromedriver give up on a
+//! navigation or a script, and [`COMMAND_TIMEOUT`] gives up on chromedriver itself.
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::wd::TimeoutConfiguration;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
+
+/// How long chromedriver may wait for a page to load (chromedriver's own default is 300 s).
+pub const PAGE_LOAD_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a script run in the page may take.
+pub const SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long any one WebDriver command may take end to end, in case chromedriver itself hangs.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(90);
 
 pub struct Browser {
     rt: tokio::runtime::Runtime,
@@ -63,41 +75,77 @@ impl Browser {
         });
         let caps: serde_json::Map<String, Value> = caps.as_object().unwrap().clone();
         let deadline = Instant::now() + Duration::from_secs(30);
+        let driver_url = format!("http://127.0.0.1:{port}");
         let client = rt.block_on(async {
             loop {
                 let conn = hyper_util::client::legacy::connect::HttpConnector::new();
-                match ClientBuilder::new(conn)
-                    .capabilities(caps.clone())
-                    .connect(&format!("http://127.0.0.1:{port}"))
-                    .await
-                {
-                    Ok(c) => break c,
-                    Err(e) if Instant::now() < deadline => {
-                        let _ = e;
+                let mut builder = ClientBuilder::new(conn);
+                builder.capabilities(caps.clone());
+                let session = builder.connect(&driver_url);
+                match tokio::time::timeout(COMMAND_TIMEOUT, session).await {
+                    Ok(Ok(c)) => break c,
+                    Ok(Err(_)) if Instant::now() < deadline => {
                         tokio::time::sleep(Duration::from_millis(200)).await;
                     }
-                    Err(e) => panic!("cannot start a Chromium session: {e}"),
+                    Ok(Err(e)) => panic!("cannot start a Chromium session: {e}"),
+                    Err(_) => panic!(
+                        "cannot start a Chromium session: no answer from chromedriver in {COMMAND_TIMEOUT:?}"
+                    ),
                 }
             }
         });
+        let timeouts = TimeoutConfiguration::new(
+            Some(SCRIPT_TIMEOUT),
+            Some(PAGE_LOAD_TIMEOUT),
+            Some(Duration::ZERO),
+        );
         let b = Browser {
             rt,
             client,
             driver,
             _profile: profile,
         };
+        b.run(
+            "set the session's timeouts",
+            b.client.update_timeouts(timeouts),
+        );
         b.resize(width, height);
         b
     }
 
+    /// Runs one WebDriver command (the timer is made inside the runtime, which it needs);
+    /// panics naming `what` if it fails or takes longer than
+    /// [`COMMAND_TIMEOUT`].
+    fn run<T, E: std::fmt::Display>(
+        &self,
+        what: &str,
+        command: impl std::future::Future<Output = Result<T, E>>,
+    ) -> T {
+        match self
+            .rt
+            .block_on(async { tokio::time::timeout(COMMAND_TIMEOUT, command).await })
+        {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) => panic!("{what}: {e}"),
+            Err(_) => panic!("{what}: no answer from chromedriver in {COMMAND_TIMEOUT:?}"),
+        }
+    }
+
+    /// Like [`Browser::run`] for commands whose failure does not matter (still bounded).
+    fn run_ignoring_errors<T, E>(&self, command: impl std::future::Future<Output = Result<T, E>>) {
+        let _ = self
+            .rt
+            .block_on(async { tokio::time::timeout(COMMAND_TIMEOUT, command).await });
+    }
+
     pub fn resize(&self, width: u32, height: u32) {
         // the window is bigger than the viewport by the browser's frame; size the viewport itself
-        let _ = self.rt.block_on(self.client.set_window_size(width, height));
+        self.run_ignoring_errors(self.client.set_window_size(width, height));
         let inner: Value = self.js("return [window.innerWidth, window.innerHeight];");
         if let (Some(w), Some(h)) = (inner[0].as_u64(), inner[1].as_u64()) {
             let (dw, dh) = (width as i64 - w as i64, height as i64 - h as i64);
             if dw != 0 || dh != 0 {
-                let _ = self.rt.block_on(
+                self.run_ignoring_errors(
                     self.client
                         .set_window_size((width as i64 + dw) as u32, (height as i64 + dh) as u32),
                 );
@@ -106,29 +154,28 @@ impl Browser {
     }
 
     pub fn goto(&self, url: &str) {
-        self.rt
-            .block_on(self.client.goto(url))
-            .unwrap_or_else(|e| panic!("goto {url}: {e}"));
+        // a page that does not load in PAGE_LOAD_TIMEOUT is chromedriver's timeout error here
+        self.run(&format!("goto {url}"), self.client.goto(url));
     }
 
     pub fn url(&self) -> String {
-        self.rt
-            .block_on(self.client.current_url())
-            .unwrap()
+        self.run("current url", self.client.current_url())
             .to_string()
     }
 
     /// Runs JavaScript in the page and returns its result.
     pub fn js(&self, script: &str) -> Value {
-        self.rt
-            .block_on(self.client.execute(script, vec![]))
-            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+        self.run(
+            &format!("script failed\n{script}\n"),
+            self.client.execute(script, vec![]),
+        )
     }
 
     pub fn js_with(&self, script: &str, args: Vec<Value>) -> Value {
-        self.rt
-            .block_on(self.client.execute(script, args))
-            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+        self.run(
+            &format!("script failed\n{script}\n"),
+            self.client.execute(script, args),
+        )
     }
 
     /// Waits until `script` returns a truthy value, or panics with `what` after `secs`.
@@ -149,53 +196,46 @@ impl Browser {
     }
 
     pub fn click(&self, css: &str) {
-        self.rt
-            .block_on(async { self.client.find(Locator::Css(css)).await?.click().await })
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        self.run(&format!("click {css}"), async {
+            self.client.find(Locator::Css(css)).await?.click().await
+        });
     }
 
     pub fn type_into(&self, css: &str, text: &str) {
-        self.rt
-            .block_on(async {
-                self.client
-                    .find(Locator::Css(css))
-                    .await?
-                    .send_keys(text)
-                    .await
-            })
-            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+        self.run(&format!("type into {css}"), async {
+            self.client
+                .find(Locator::Css(css))
+                .await?
+                .send_keys(text)
+                .await
+        });
     }
 
     /// Sends keys to whatever has focus (e.g. "\u{E007}" is Enter, "\u{E004}" Tab).
     pub fn keys(&self, text: &str) {
-        self.rt
-            .block_on(async { self.client.active_element().await?.send_keys(text).await })
-            .unwrap_or_else(|e| panic!("keys: {e}"));
+        self.run("keys", async {
+            self.client.active_element().await?.send_keys(text).await
+        });
     }
 
     /// Moves the mouse pointer over the element, as a reader's mouse would (real pointer
     /// events: `mouseover`, `:hover`).
     pub fn hover(&self, css: &str) {
         use fantoccini::actions::{InputSource, MouseActions, PointerAction};
-        self.rt
-            .block_on(async {
-                let el = self.client.find(Locator::Css(css)).await?;
-                let moves = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
-                    element: el,
-                    duration: None,
-                    x: 0.0,
-                    y: 0.0,
-                });
-                self.client.perform_actions(moves).await
-            })
-            .unwrap_or_else(|e| panic!("hover {css}: {e}"));
+        self.run(&format!("hover {css}"), async {
+            let el = self.client.find(Locator::Css(css)).await?;
+            let moves = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+                element: el,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            });
+            self.client.perform_actions(moves).await
+        });
     }
 
     pub fn screenshot(&self, path: &std::path::Path) {
-        let png = self
-            .rt
-            .block_on(self.client.screenshot())
-            .expect("screenshot");
+        let png = self.run("screenshot", self.client.screenshot());
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, png).unwrap();
     }
@@ -204,7 +244,10 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         let client = self.client.clone();
-        let _ = self.rt.block_on(client.close());
+        // bounded too: a test that already failed must not hang in its clean-up
+        let _ = self
+            .rt
+            .block_on(async { tokio::time::timeout(COMMAND_TIMEOUT, client.close()).await });
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }

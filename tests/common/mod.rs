@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub use scraper::{Html, Selector};
+#[allow(unused_imports)] // not every test crate serves a site
 pub use static_server::StaticServer;
 
 /// Every file below `dir` with its bytes, sorted by path: what "the site is exactly as it
