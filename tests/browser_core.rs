@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::browser::Browser;
 use common::*;
 
@@ -90,5 +92,30 @@ fn pages_work_from_the_file_system() {
     assert!(
         href.ends_with(&format!("/{lang}/rules/index.html")),
         "{href}"
+    );
+}
+
+/// A page whose server never answers fails its test with chromedriver's page-load timeout,
+/// instead of holding the suite (chromedriver's default wait is 300 s).
+#[test]
+fn a_page_that_never_loads_fails_the_test() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        // accepts every connection, reads nothing, answers nothing
+        let held: Vec<_> = listener.incoming().flatten().collect();
+        drop(held);
+    });
+    let b = Browser::start(800, 600);
+    b.set_page_load_timeout(Duration::from_secs(3));
+    let url = format!("http://{addr}/");
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| b.goto(&url)))
+        .expect_err("a page that never loads must fail the test");
+    let message = failed.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.starts_with(&format!("goto {url}: ")), "{message}");
+    // chromedriver gave up on the page; the last-resort bound on chromedriver itself did not fire
+    assert!(
+        !message.contains("no answer from chromedriver"),
+        "{message}"
     );
 }

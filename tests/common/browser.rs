@@ -138,6 +138,13 @@ impl Browser {
             .block_on(async { tokio::time::timeout(COMMAND_TIMEOUT, command).await });
     }
 
+    /// Sets how long chromedriver waits for a page to load (the test of the bound itself
+    /// shortens it).
+    pub fn set_page_load_timeout(&self, timeout: Duration) {
+        let t = TimeoutConfiguration::new(None, Some(timeout), None);
+        self.run("set the page-load timeout", self.client.update_timeouts(t));
+    }
+
     pub fn resize(&self, width: u32, height: u32) {
         // the window is bigger than the viewport by the browser's frame; size the viewport itself
         self.run_ignoring_errors(self.client.set_window_size(width, height));
