@@ -194,6 +194,8 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("uk", "додаткова"),
     ("uk", "перший гравець"),
     ("uk", "магія"),
+    ("uk", "арґаєю"),
+    ("uk", "аргаєю світ"),
     ("en", "damage"),
     ("en", "exhaustion token"),
     ("en", "phoenixborn"),
@@ -288,6 +290,38 @@ fn browser_and_command_line_agree_on_the_top_ten() {
         "agreement {pct:.1} % < 95 %:\n{}",
         differ.join("\n")
     );
+}
+
+/// The browser, like the command line, ranks the exact spelling (`ґ` or `г`) first.
+#[test]
+fn browser_ranks_the_exact_spelling_first() {
+    let dir = spelling::spelling_site();
+    build_ok(dir.path());
+    let b = Browser::start(1000, 800);
+    b.goto(&file_url(&dir.path().join("public/uk/index.html")));
+    b.wait_until(
+        "return document.readyState === 'complete' && window.RulebookSearch",
+        10,
+        "page load",
+    );
+    let mut failed = Vec::new();
+    for (q, want) in spelling::SPELLING_CASES {
+        b.js_with(
+            "window.__got = null; RulebookSearch.query(arguments[0], 'uk').then(function (h) { window.__got = h.map(function (x) { return x.section; }); });",
+            vec![Value::from(*q)],
+        );
+        let got: Vec<String> = b
+            .wait_until("return window.__got", 20, q)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        if got != *want {
+            failed.push(format!("{q}: {got:?}, want {want:?}"));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
 }
 
 /// gzip size of a file (`gzip -6`), what a server sending it compressed transfers.

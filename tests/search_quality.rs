@@ -210,3 +210,38 @@ fn one_letter_typos_still_find_the_section() {
     }
     assert!(pct >= 90.0, "{missed:#?}");
 }
+
+/// Sections of the Ukrainian results (all of them).
+fn sections(site: &Path, q: &str) -> Vec<String> {
+    let r = run(&[
+        "search",
+        "--site",
+        site.to_str().unwrap(),
+        "--json",
+        "--lang",
+        "uk",
+        q,
+    ]);
+    assert_eq!(r.code, 0, "{q}: {}", r.stderr);
+    serde_json::from_str::<Value>(&r.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["section"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `ґ` and `г` match each other, and the spelling typed ranks first (both ways).
+#[test]
+fn the_exact_spelling_with_or_without_g_ranks_first() {
+    let d = spelling::spelling_site();
+    let mut failed = Vec::new();
+    for (q, want) in spelling::SPELLING_CASES {
+        let got = sections(d.path(), q);
+        if got != *want {
+            failed.push(format!("{q}: {got:?}, want {want:?}"));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
+}

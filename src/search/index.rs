@@ -24,6 +24,11 @@ use super::rank;
 
 /// Name of the site's analyzer among tantivy's tokenizers.
 pub const TOKENIZER: &str = "rulebook";
+/// Name of the tokenizer of the `spelling` field: the spellings with `ґ` of the words that
+/// have one ([`rank::spelling`]), so the exact form can rank higher (rank.rs, step 3).
+pub const SPELLING_TOKENIZER: &str = "rulebook-spelling";
+/// Changes whenever the index's schema does, so an index of an older layout is rebuilt.
+const FORMAT: u32 = 2;
 /// Where the index lives, below the site folder.
 pub const CACHE_DIR: &str = ".rulebook-cache/search";
 
@@ -85,6 +90,45 @@ impl Tokenizer for RulebookTokenizer {
     }
 }
 
+/// The `spelling` field's tokenizer: one token per word written with `ґ`, its text the
+/// word's spelling (its term with `ґ` kept). Nothing for other words, which are most words,
+/// so the field stays tiny; how often a document has a term spelled with `г` is its count of
+/// the term less the counts of its spellings with `ґ`.
+#[derive(Clone, Default)]
+pub struct SpellingTokenizer;
+
+impl Tokenizer for SpellingTokenizer {
+    type TokenStream<'a> = RulebookTokenStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> RulebookTokenStream {
+        let mut tokens = Vec::new();
+        // `ґ` has no decomposition and no look-alike, so only a chunk that has it can give a
+        // spelling with it; words never span whitespace (see [`super::terms`]).
+        if text.contains(['ґ', 'Ґ']) {
+            let mut at = 0;
+            for chunk in text.split(char::is_whitespace) {
+                let base = at;
+                at += chunk.len();
+                at += text[at..].chars().next().map_or(0, char::len_utf8);
+                if !chunk.contains(['ґ', 'Ґ']) {
+                    continue;
+                }
+                for t in tokenize(chunk) {
+                    if t.exact.contains('ґ') {
+                        tokens.push(Token {
+                            offset_from: base + t.start,
+                            offset_to: base + t.end,
+                            position: tokens.len(),
+                            text: rank::spelling(&t.exact, &t.term),
+                            position_length: 1,
+                        });
+                    }
+                }
+            }
+        }
+        RulebookTokenStream { tokens, next: 0 }
+    }
+}
+
 impl TokenStream for RulebookTokenStream {
     fn advance(&mut self) -> bool {
         self.next += 1;
@@ -101,6 +145,7 @@ impl TokenStream for RulebookTokenStream {
 struct Fields {
     title: Field,
     body: Field,
+    spelling: Field,
     lang: Field,
     kind: Field,
     section: Field,
@@ -119,7 +164,16 @@ fn schema() -> (Schema, Fields) {
     );
     let fields = Fields {
         title: b.add_text_field("title", indexed.clone()),
-        body: b.add_text_field("body", indexed.set_stored()),
+        body: b.add_text_field("body", indexed.clone().set_stored()),
+        spelling: b.add_text_field(
+            "spelling",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(SPELLING_TOKENIZER)
+                    .set_index_option(IndexRecordOption::WithFreqs)
+                    .set_fieldnorms(false),
+            ),
+        ),
         lang: b.add_text_field("lang", STORED),
         kind: b.add_text_field("kind", STORED),
         section: b.add_text_field("section", STORED),
@@ -134,6 +188,7 @@ fn fields_of(schema: &Schema) -> tantivy::Result<Fields> {
     Ok(Fields {
         title: schema.get_field("title")?,
         body: schema.get_field("body")?,
+        spelling: schema.get_field("spelling")?,
         lang: schema.get_field("lang")?,
         kind: schema.get_field("kind")?,
         section: schema.get_field("section")?,
@@ -157,6 +212,7 @@ struct Stamp {
 pub fn fingerprint(site: &Path) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
+    FORMAT.hash(&mut h);
     for top in ["content", "i18n", "site.yaml", "content/site.yaml"] {
         let mut entries: Vec<(PathBuf, u64, u128)> = walkdir::WalkDir::new(site.join(top))
             .into_iter()
@@ -178,10 +234,13 @@ pub fn fingerprint(site: &Path) -> String {
     format!("{:016x}", h.finish())
 }
 
+fn register(tok: &tantivy::tokenizer::TokenizerManager) {
+    tok.register(TOKENIZER, TextAnalyzer::from(RulebookTokenizer));
+    tok.register(SPELLING_TOKENIZER, TextAnalyzer::from(SpellingTokenizer));
+}
+
 fn tokenizers(index: &Index) {
-    index
-        .tokenizers()
-        .register(TOKENIZER, TextAnalyzer::from(RulebookTokenizer));
+    register(index.tokenizers());
 }
 
 /// An open index.
@@ -244,7 +303,7 @@ impl SearchIndex {
         let err = |e: tantivy::TantivyError| format!("cannot build the search index: {e}");
         let (schema, f) = schema();
         let tok = tantivy::tokenizer::TokenizerManager::default();
-        tok.register(TOKENIZER, TextAnalyzer::from(RulebookTokenizer));
+        register(&tok);
         let dir = tantivy::directory::MmapDirectory::open(&tmp).map_err(|e| err(e.into()))?;
         let mut writer = Index::builder()
             .schema(schema)
@@ -255,6 +314,8 @@ impl SearchIndex {
             let mut doc = TantivyDocument::default();
             doc.add_text(f.title, &d.keys);
             doc.add_text(f.body, &d.text);
+            doc.add_text(f.spelling, &d.keys);
+            doc.add_text(f.spelling, &d.text);
             doc.add_text(f.lang, &d.lang);
             doc.add_text(
                 f.kind,
@@ -320,6 +381,29 @@ impl SearchIndex {
         Ok(v)
     }
 
+    /// The spellings with `ґ` of the index's terms: term → its spellings, sorted.
+    fn spellings(&self) -> tantivy::Result<HashMap<String, Vec<String>>> {
+        let searcher = self.reader.searcher();
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        for seg in searcher.segment_readers() {
+            let inv = seg.inverted_index(self.fields.spelling)?;
+            let mut stream = inv.terms().stream()?;
+            while stream.advance() {
+                let Ok(s) = std::str::from_utf8(stream.key()) else {
+                    continue;
+                };
+                let list = out.entry(s.replace('ґ', "г")).or_default();
+                if !list.iter().any(|x| x == s) {
+                    list.push(s.to_string());
+                }
+            }
+        }
+        for list in out.values_mut() {
+            list.sort();
+        }
+        Ok(out)
+    }
+
     /// Runs a query; `lang` keeps the results of one language.
     pub fn search(
         &self,
@@ -353,17 +437,22 @@ impl SearchIndex {
             avg[i] = total as f64 / n as f64;
         }
         let range = lang.and_then(|l| self.langs.iter().find(|(x, _, _)| x == l));
+        let spellings = self.spellings()?;
         // (segment, doc) → row of `scores`
         let mut rows: HashMap<(u32, u32), usize> = HashMap::new();
         let mut keys: Vec<(u32, u32)> = Vec::new();
         let mut scores: Vec<Vec<f64>> = Vec::new();
         let mut base = 0u32;
+        // The index is one segment (see `build`), so the documents of the segment are all
+        // the documents, as `rank::folded_docs` needs.
         for (si, seg) in searcher.segment_readers().iter().enumerate() {
             for (wi, word) in words.iter().enumerate() {
                 // this word's best score per document in this segment
                 let mut best: HashMap<u32, f64> = HashMap::new();
                 for (term, weight) in &word.expansions {
                     let mut this: HashMap<u32, f64> = HashMap::new();
+                    // how often each document has the term, title and body (all languages)
+                    let mut totals: HashMap<u32, u32> = HashMap::new();
                     for (fi, (field, boost)) in fields.iter().enumerate() {
                         let t = Term::from_field_text(*field, term);
                         let df = searcher.doc_freq(&t)?;
@@ -377,6 +466,7 @@ impl SearchIndex {
                         use tantivy::postings::Postings;
                         let mut doc = postings.doc();
                         while doc != TERMINATED {
+                            *totals.entry(doc).or_default() += postings.term_freq();
                             let ord = base + doc;
                             if range.is_none_or(|r| (r.1..r.2).contains(&ord)) {
                                 let s = rank::bm25(
@@ -389,6 +479,30 @@ impl SearchIndex {
                                 *this.entry(doc).or_default() += boost * s;
                             }
                             doc = postings.advance();
+                        }
+                    }
+                    if let Some(list) = spellings.get(term) {
+                        let mut variants = Vec::new();
+                        let inv = seg.inverted_index(self.fields.spelling)?;
+                        for sp in list {
+                            let t = Term::from_field_text(self.fields.spelling, sp);
+                            let mut docs = HashMap::new();
+                            if let Some(mut postings) =
+                                inv.read_postings(&t, IndexRecordOption::WithFreqs)?
+                            {
+                                use tantivy::postings::Postings;
+                                let mut doc = postings.doc();
+                                while doc != TERMINATED {
+                                    docs.insert(doc, postings.term_freq());
+                                    doc = postings.advance();
+                                }
+                            }
+                            variants.push((sp.clone(), docs));
+                        }
+                        for d in rank::folded_docs(word, term, *weight, &totals, &variants) {
+                            if let Some(s) = this.get_mut(&d) {
+                                *s *= rank::FOLDED_WEIGHT;
+                            }
                         }
                     }
                     for (doc, s) in this {

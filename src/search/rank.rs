@@ -13,10 +13,16 @@
 //! 3. A document's score for a word is the best, over the word's expansions, of
 //!    `weight × (TITLE_BOOST × bm25(title) + bm25(body))`, with BM25 as tantivy computes it
 //!    (k1 = 1.2, b = 0.75, tantivy's quantized field lengths).
+//!    When the index has the expansion in more than one spelling (`ґ` and `г` fold to one
+//!    term: `ґанок` and `ганок` are both `ганк`), a document that has it only in a spelling
+//!    other than the one typed scores [`FOLDED_WEIGHT`] times as much ([`folded_docs`]): the
+//!    exact form ranks higher, both ways (see [`FOLDED_WEIGHT`] for why both).
 //! 4. Documents that match every word rank by the sum of their word scores; only if no
 //!    document matches every word do documents matching some words count. Ties go to the
 //!    earlier document (site order). Scores are rounded to 6 decimals first, so the last bits
 //!    of floating point arithmetic cannot reorder results.
+
+use std::collections::{HashMap, HashSet};
 
 use super::analyzer::tokenize;
 
@@ -29,6 +35,14 @@ pub const TITLE_BOOST: f64 = 3.0;
 pub const PREFIX_WEIGHT: f64 = 0.6;
 /// Weight of a term one edit away; two edits away is half as much again.
 pub const FUZZY_WEIGHT: f64 = 0.5;
+/// What a document counts for an expansion it has only in another spelling than the query's
+/// (`ґ` where `г` was typed, or `г` where `ґ` was typed). Below 1, so that between otherwise
+/// alike documents the exact form wins (`ґрати`, bars, is not `грати`, to play); well above
+/// [`FUZZY_WEIGHT`], because the folded spelling is the same word, often typed without `ґ`
+/// on a keyboard that lacks it or in the spelling of 1933–1990. Both ways: someone who types
+/// `г` where the text has both forms more likely means the `г` word, and a text that has
+/// only one spelling of a word is never demoted (see [`folded_docs`]).
+pub const FOLDED_WEIGHT: f64 = 0.7;
 pub const MAX_EXPANSIONS: usize = 16;
 /// Shortest typed prefix that is completed.
 pub const MIN_PREFIX: usize = 2;
@@ -39,19 +53,92 @@ pub struct Word {
     pub term: String,
     /// What was typed, folded (`ґ` → `г`, for matching against terms).
     pub typed: String,
+    /// What was typed, with `ґ` kept (the token's exact form).
+    pub exact: String,
+    /// The term as typed: [`spelling`] of `exact`.
+    pub spelling: String,
     /// (term of the index, weight), best first.
     pub expansions: Vec<(String, f64)>,
 }
 
-/// The query's words: analyzed, without repeats, in order.
+/// The query's words: analyzed, without repeats, in order: (term, exact form).
 pub fn query_words(query: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for t in tokenize(query) {
         if !out.iter().any(|(term, _)| *term == t.term) {
-            out.push((t.term, t.exact.replace('ґ', "г")));
+            out.push((t.term, t.exact));
         }
     }
     out
+}
+
+/// How a word is spelled, at the granularity of terms: its term with `ґ` put back wherever
+/// the exact form has it at the same letter (the stemmer changes only the end of a word, and
+/// never a `г`). Equal to the term for every word without `ґ`; folding `ґ` → `г` in a
+/// spelling gives back the term.
+pub fn spelling(exact: &str, term: &str) -> String {
+    if !exact.contains('ґ') {
+        return term.to_string();
+    }
+    let mut e = exact.chars();
+    term.chars()
+        .map(|c| match e.next() {
+            Some('ґ') if c == 'г' => 'ґ',
+            _ => c,
+        })
+        .collect()
+}
+
+/// The documents that have expansion `(term, weight)` of `word` only in other spellings than
+/// the query's, so score [`FOLDED_WEIGHT`] of it (step 3). `totals`: every document with the
+/// term and how often it has it (title and body); `variants`: each spelling of the term with
+/// `ґ` that the index has, with how often each document has it. A document's other
+/// occurrences of the term are spelled with `г`. The query's spelling is [`Word::spelling`]
+/// for the word's own term and the typed prefix (with `ґ`) for a completion; typo expansions
+/// are left alone. Nobody is demoted when no document has the query's spelling.
+pub fn folded_docs(
+    word: &Word,
+    term: &str,
+    weight: f64,
+    totals: &HashMap<u32, u32>,
+    variants: &[(String, HashMap<u32, u32>)],
+) -> HashSet<u32> {
+    let own = weight == 1.0;
+    if variants.is_empty() || !(own || weight == PREFIX_WEIGHT) {
+        return HashSet::new();
+    }
+    let agrees = |s: &str| {
+        if own {
+            s == word.spelling
+        } else {
+            s.starts_with(&word.exact)
+        }
+    };
+    let plain = agrees(term);
+    let agree: Vec<bool> = variants.iter().map(|(s, _)| agrees(s)).collect();
+    let mut out = HashSet::new();
+    let mut any = false;
+    for (&d, &total) in totals {
+        let mut spelled = 0;
+        let mut ok = false;
+        for ((_, docs), a) in variants.iter().zip(&agree) {
+            if let Some(&tf) = docs.get(&d) {
+                spelled += tf;
+                ok |= *a;
+            }
+        }
+        ok |= plain && total > spelled;
+        if ok {
+            any = true;
+        } else {
+            out.insert(d);
+        }
+    }
+    if any {
+        out
+    } else {
+        HashSet::new()
+    }
 }
 
 /// Typos tolerated in a word of `chars` letters.
@@ -153,10 +240,15 @@ pub fn plan(query: &str, vocab: &[(String, u64)]) -> Vec<Word> {
     words
         .into_iter()
         .enumerate()
-        .map(|(i, (term, typed))| Word {
-            expansions: expand(&term, &typed, i + 1 == n, vocab),
-            term,
-            typed,
+        .map(|(i, (term, exact))| {
+            let typed = exact.replace('ґ', "г");
+            Word {
+                expansions: expand(&term, &typed, i + 1 == n, vocab),
+                spelling: spelling(&exact, &term),
+                term,
+                typed,
+                exact,
+            }
         })
         .collect()
 }
@@ -235,6 +327,56 @@ mod tests {
         assert_eq!(
             expand("атак", "атака", true, &v)[0],
             ("атак".to_string(), 1.0)
+        );
+    }
+
+    #[test]
+    fn spelling_puts_g_with_upturn_back_into_the_term() {
+        let sp = |w: &str| {
+            let t = &tokenize(w)[0];
+            spelling(&t.exact, &t.term)
+        };
+        assert_eq!(sp("ґанок"), "ґанк");
+        assert_eq!(sp("Ґанку"), "ґанк");
+        assert_eq!(sp("ганок"), "ганк");
+        assert_eq!(sp("арґаєю"), "арґа");
+        assert_eq!(sp("ґратами"), sp("ґрати"));
+        // folding the spelling gives the term back
+        for w in ["ґанок", "ґудзик", "аґрус", "ґґґ"] {
+            let t = &tokenize(w)[0];
+            assert_eq!(spelling(&t.exact, &t.term).replace('ґ', "г"), t.term);
+        }
+    }
+
+    #[test]
+    fn only_documents_without_the_typed_spelling_are_folded() {
+        let v = vocab(&["ганк"]);
+        let ganok = &plan("ганок", &v)[0];
+        let gganok = &plan("ґанок", &v)[0];
+        // documents 1 (г only), 2 (ґ only), 3 (both)
+        let totals: HashMap<u32, u32> = [(1, 1), (2, 2), (3, 2)].into();
+        let variants = vec![("ґанк".to_string(), [(2, 2), (3, 1)].into())];
+        let set = |v: &[u32]| v.iter().copied().collect::<HashSet<u32>>();
+        assert_eq!(
+            folded_docs(gganok, "ганк", 1.0, &totals, &variants),
+            set(&[1])
+        );
+        assert_eq!(
+            folded_docs(ganok, "ганк", 1.0, &totals, &variants),
+            set(&[2])
+        );
+        // typo expansions and terms with one spelling are left alone
+        assert!(folded_docs(gganok, "ганк", FUZZY_WEIGHT, &totals, &variants).is_empty());
+        assert!(folded_docs(gganok, "ганк", 1.0, &totals, &[]).is_empty());
+        // no document has the typed spelling: nobody is demoted
+        let only_g: HashMap<u32, u32> = [(2, 2)].into();
+        let v2 = vec![("ґанк".to_string(), [(2, 2)].into())];
+        assert!(folded_docs(ganok, "ганк", 1.0, &only_g, &v2).is_empty());
+        // a completion agrees with the typed prefix
+        let gan = &plan("ґан", &v)[0];
+        assert_eq!(
+            folded_docs(gan, "ганк", PREFIX_WEIGHT, &totals, &variants),
+            set(&[1])
         );
     }
 }

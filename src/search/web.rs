@@ -25,8 +25,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 use tantivy::fieldnorm::FieldNormReader;
 
+use super::analyzer::tokenize;
 use super::docs::{Doc, Kind};
-use super::rank::is_number;
+use super::rank::{is_number, spelling};
 use super::terms::TermCache;
 use crate::output::write_file;
 
@@ -54,10 +55,40 @@ struct Run {
     ids: FxHashMap<String, u32>,
     vocab: Vec<String>,
     docs: Vec<[FieldTerms; 2]>,
+    /// For each document, its words written with `ґ`: (local term id, spelling), title and
+    /// body together (rank.rs, step 3).
+    spelled: Vec<Vec<(u32, String)>>,
     scratch: Vec<String>,
 }
 
 impl Run {
+    fn id(&mut self, term: String) -> u32 {
+        let next = self.vocab.len() as u32;
+        *self.ids.entry(term).or_insert_with_key(|k| {
+            self.vocab.push(k.clone());
+            next
+        })
+    }
+
+    /// The spellings with `ґ` in `text` (see `SpellingTokenizer` of the command line's
+    /// index: only a chunk with `ґ` can have one, and few do).
+    fn spellings(&mut self, text: &str, out: &mut Vec<(u32, String)>) {
+        if !text.contains(['ґ', 'Ґ']) {
+            return;
+        }
+        for chunk in text.split(char::is_whitespace) {
+            if !chunk.contains(['ґ', 'Ґ']) {
+                continue;
+            }
+            for t in tokenize(chunk) {
+                if t.exact.contains('ґ') {
+                    let sp = spelling(&t.exact, &t.term);
+                    out.push((self.id(t.term), sp));
+                }
+            }
+        }
+    }
+
     fn field(&mut self, text: &str) -> FieldTerms {
         let mut all: Vec<u32> = Vec::new();
         for chunk in text.split(char::is_whitespace) {
@@ -71,13 +102,8 @@ impl Run {
             self.scratch.clear();
             self.cache.terms(chunk, &mut self.scratch);
             let mut t = Vec::with_capacity(self.scratch.len());
-            for term in self.scratch.drain(..) {
-                let next = self.vocab.len() as u32;
-                let id = *self.ids.entry(term).or_insert_with_key(|k| {
-                    self.vocab.push(k.clone());
-                    next
-                });
-                t.push(id);
+            for term in std::mem::take(&mut self.scratch) {
+                t.push(self.id(term));
             }
             all.extend_from_slice(&t);
             self.chunks.insert(chunk.to_string(), t);
@@ -118,6 +144,8 @@ struct Postings {
     enc: Vec<u8>,
     last: u32,
     count: u32,
+    /// The sum of the frequencies.
+    total: u64,
 }
 
 impl Postings {
@@ -134,6 +162,7 @@ impl Postings {
         }
         self.last = doc;
         self.count += 1;
+        self.total += u64::from(tf);
     }
 }
 
@@ -171,6 +200,10 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             for d in chunk {
                 let fields = [run.field(&d.keys), run.field(&d.text)];
                 run.docs.push(fields);
+                let mut spelled = Vec::new();
+                run.spellings(&d.keys, &mut spelled);
+                run.spellings(&d.text, &mut spelled);
+                run.spelled.push(spelled);
             }
             run
         })
@@ -179,6 +212,9 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     // Global term ids in order of first appearance, postings gathered in document order.
     let mut ids: FxHashMap<&str, usize> = FxHashMap::default();
     let mut postings: Vec<[Postings; 2]> = Vec::new();
+    // global term id → its spellings with `ґ`, each with its postings (title and body)
+    let mut spelled: FxHashMap<usize, std::collections::BTreeMap<String, Postings>> =
+        FxHashMap::default();
     let mut tokens = [0u64; 2];
     let mut doc = 0u32;
     for run in &runs {
@@ -192,7 +228,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
                 })
             })
             .collect();
-        for fields in &run.docs {
+        for (fields, sp) in run.docs.iter().zip(&run.spelled) {
             for (f, ft) in fields.iter().enumerate() {
                 tokens[f] += u64::from(ft.len);
                 let len_id = FieldNormReader::fieldnorm_to_id(ft.len);
@@ -200,11 +236,33 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
                     postings[global[*local as usize]][f].push(doc, *tf, len_id);
                 }
             }
+            // (global term, spelling) → frequency in this document
+            let mut here: std::collections::BTreeMap<(usize, &str), u32> = Default::default();
+            for (local, s) in sp {
+                *here
+                    .entry((global[*local as usize], s.as_str()))
+                    .or_default() += 1;
+            }
+            for ((id, s), tf) in here {
+                spelled
+                    .entry(id)
+                    .or_default()
+                    .entry(s.to_string())
+                    .or_default()
+                    .push(doc, tf, 0);
+            }
             doc += 1;
         }
     }
     let mut vocab: Vec<(&str, usize)> = ids.into_iter().collect();
     vocab.sort_unstable();
+    // A term has more than one spelling when it has two with `ґ`, or one with `ґ` and
+    // occurrences beyond it (spelled with `г`). With one spelling, the spelling cannot
+    // reorder anything (rank.rs `folded_docs`), so it is left out of the index.
+    spelled.retain(|id, sp| {
+        let with = sp.values().map(|p| p.total).sum::<u64>();
+        sp.len() > 1 || postings[*id][0].total + postings[*id][1].total > with
+    });
 
     sw.lap("search: postings");
     // Cut the sorted vocabulary into shards.
@@ -216,6 +274,12 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             size = 0;
         }
         size += term.len() + 8 + postings[*id][0].enc.len() + postings[*id][1].enc.len();
+        if let Some(sp) = spelled.get(id) {
+            size += sp
+                .iter()
+                .map(|(s, p)| s.len() + 6 + p.enc.len())
+                .sum::<usize>();
+        }
     }
 
     let mut langs = Vec::new();
@@ -280,7 +344,16 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
                 s.extend_from_slice(&postings[*id][0].enc);
                 s.extend_from_slice(b"\",\"");
                 s.extend_from_slice(&postings[*id][1].enc);
-                s.extend_from_slice(b"\"]");
+                s.push(b'"');
+                // the term's spellings with `ґ`, when it has more than one spelling
+                for (sp, p) in spelled.get(id).into_iter().flatten() {
+                    s.push(b',');
+                    serde_json::to_writer(&mut s, sp).map_err(std::io::Error::other)?;
+                    s.extend_from_slice(b",\"");
+                    s.extend_from_slice(&p.enc);
+                    s.push(b'"');
+                }
+                s.push(b']');
             }
             s.extend_from_slice(b"});\n");
             write_file(dir, &format!("search/t/{k}.js"), &s)

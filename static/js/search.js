@@ -7,7 +7,7 @@
 (function () {
   "use strict";
   var doc = document;
-  var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5;
+  var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5, FOLDED_WEIGHT = 0.7;
   var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 3;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
@@ -60,10 +60,21 @@
     }
     return out;
   }
-  /* The decoded postings of a term: [title, body], each flat (gap, frequency, length id). */
+  /* The decoded postings of a term: [title, body, spellings], title and body flat (gap,
+     frequency, length id); spellings: [[spelling with ґ, Map doc → frequency]…], present when
+     the index has the term in more than one spelling. */
   function postingsOf(term) {
-    var k = shardOf(term), p = shards[k][term];
-    if (typeof p[0] === "string") { p = [decode(p[0]), decode(p[1])]; shards[k][term] = p; }
+    var k = shardOf(term), p = shards[k][term], v, i, j, d, flat, m;
+    if (typeof p[0] === "string") {
+      v = [];
+      for (i = 2; i < p.length; i += 2) {
+        flat = decode(p[i + 1]); m = new Map(); d = 0;
+        for (j = 0; j < flat.length; j += 3) { d += flat[j]; m.set(d, flat[j + 1]); }
+        v.push([p[i], m]);
+      }
+      p = [decode(p[0]), decode(p[1]), v];
+      shards[k][term] = p;
+    }
     return p;
   }
   S.docs = function (k, rows) { chunks[k] = rows; };
@@ -89,9 +100,36 @@
   function queryWords(q) {
     var out = [], seen = new Set();
     window.RulebookAnalyzer.tokenize(q).forEach(function (t) {
-      if (!seen.has(t.term)) { seen.add(t.term); out.push({ term: t.term, typed: t.exact.replace(/ґ/g, "г") }); }
+      if (!seen.has(t.term)) {
+        seen.add(t.term);
+        out.push({ term: t.term, typed: t.exact.replace(/ґ/g, "г"), exact: t.exact, spelling: spelling(t.exact, t.term) });
+      }
     });
     return out;
+  }
+  /* rank.rs `spelling`: the term with ґ put back where the exact form has it. */
+  function spelling(exact, term) {
+    if (exact.indexOf("ґ") < 0) return term;
+    var e = Array.from(exact);
+    return Array.from(term).map(function (c, i) { return e[i] === "ґ" && c === "г" ? "ґ" : c; }).join("");
+  }
+  /* rank.rs `folded_docs`: the documents that have the expansion only in another spelling
+     than the query's. totals: Map doc → frequency (title + body); variants as postingsOf. */
+  function foldedDocs(word, term, weight, totals, variants) {
+    var own = weight === 1, out = [], any = false;
+    if (!variants.length || !(own || weight === PREFIX_WEIGHT)) return out;
+    function agrees(s) { return own ? s === word.spelling : s.startsWith(word.exact); }
+    var plain = agrees(term), agree = variants.map(function (v) { return agrees(v[0]); });
+    totals.forEach(function (total, d) {
+      var spelled = 0, ok = false;
+      variants.forEach(function (v, i) {
+        var tf = v[1].get(d);
+        if (tf !== undefined) { spelled += tf; ok = ok || agree[i]; }
+      });
+      ok = ok || (plain && total > spelled);
+      if (ok) any = true; else out.push(d);
+    });
+    return any ? out : [];
   }
   function maxDistance(n) { return n <= 4 ? 0 : n <= 8 ? 1 : 2; }
   function distance(a, b, limit) {
@@ -147,15 +185,19 @@
     words.forEach(function (word, wi) {
       var best = new Map();
       word.expansions.forEach(function (e) {
-        var post = postingsOf(e[0]), mine = new Map(), f, flat, df, j, d, s;
+        var post = postingsOf(e[0]), mine = new Map(), totals = new Map(), f, flat, df, j, d, s;
         for (f = 0; f < 2; f++) {
           flat = post[f]; df = flat.length / 3; d = 0;
           for (j = 0; j < flat.length; j += 3) {
             d += flat[j];
             s = bm25(flat[j + 1], meta.norms[flat[j + 2]], df, meta.n, meta.avg[f]);
             mine.set(d, (mine.get(d) || 0) + boost[f] * s);
+            totals.set(d, (totals.get(d) || 0) + flat[j + 1]);
           }
         }
+        foldedDocs(word, e[0], e[1], totals, post[2]).forEach(function (d) {
+          mine.set(d, mine.get(d) * FOLDED_WEIGHT);
+        });
         mine.forEach(function (s, d) { best.set(d, Math.max(best.get(d) || 0, e[1] * s)); });
       });
       best.forEach(function (s, d) {

@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod http;
 mod static_server;
+pub mod spelling;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
