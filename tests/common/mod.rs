@@ -4,8 +4,8 @@
 
 pub mod browser;
 pub mod http;
-mod static_server;
 pub mod spelling;
+mod static_server;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
