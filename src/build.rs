@@ -65,9 +65,10 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     if opts.strict {
         diags.make_strict();
     }
-    let (Some(site), Some(tera)) = (site, tera) else {
+    let (Some(mut site), Some(tera)) = (site, tera) else {
         return Err(BuildError::Content);
     };
+    site.release_sources();
     if diags.has_errors() {
         return Err(BuildError::Content);
     }

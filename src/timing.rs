@@ -26,10 +26,30 @@ impl Stopwatch {
         if enabled() {
             let now = Instant::now();
             eprintln!(
-                "timing: {stage:<24} {:>8.1} ms",
-                (now - self.last).as_secs_f64() * 1000.0
+                "timing: {stage:<24} {:>8.1} ms  rss {:>5} MiB  peak {:>5} MiB",
+                (now - self.last).as_secs_f64() * 1000.0,
+                memory_kib("VmRSS:") / 1024,
+                memory_kib("VmHWM:") / 1024,
             );
             self.last = now;
         }
     }
+}
+
+/// A line of /proc/self/status in KiB (0 where there is no /proc): memory is a build cost too,
+/// and seeing it per stage shows which stage holds it.
+fn memory_kib(key: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with(key)).and_then(|l| {
+                l[key.len()..]
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse()
+                    .ok()
+            })
+        })
+        .unwrap_or(0)
 }
