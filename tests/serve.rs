@@ -344,3 +344,21 @@ fn files_outside_the_output_are_refused() {
     assert_eq!(get(&s.addr, "/en/rules/").status, 200);
     assert_eq!(get(&s.addr, "/static/css/style.css").status, 200);
 }
+
+#[test]
+fn idle_connections_do_not_hold_up_a_request() {
+    // A browser opens connections ahead of need and may leave them silent for seconds. The
+    // server once answered from a pool of eight workers, and eight silent connections made the
+    // next page wait out the 10 s read timeout. Here twelve stay open and silent while a page
+    // is asked for: it must be answered before they give up (well under that timeout).
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    assert_eq!(get(&s.addr, "/en/rules/").status, 200);
+    let idle: Vec<std::net::TcpStream> = (0..12)
+        .map(|_| std::net::TcpStream::connect(&s.addr).expect("connect"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let r = get_timeout(&s.addr, "/en/rules/", Duration::from_secs(6));
+    assert_eq!(r.status, 200);
+    drop(idle);
+}

@@ -1,23 +1,25 @@
-//! The development server: a small HTTP/1.1 server on a fixed pool of threads.
+//! The development server: a small HTTP/1.1 server, one thread per connection.
 //!
-//! Every connection is answered and closed (`Connection: close`); a slow client can hold a
-//! worker for at most the read timeout. Long-polls (`/__rulebook/wait`) hold no thread at all:
+//! Every connection is answered and closed (`Connection: close`). A browser opens connections
+//! ahead of need and may send nothing on them for seconds; with a fixed pool of workers, eight
+//! such idle connections held every worker and the next real request waited out the read
+//! timeout (10 s). A thread per connection cannot be starved that way; [`MAX_CONNECTIONS`]
+//! bounds the threads. Long-polls (`/__rulebook/wait`) hold no thread at all:
 //! the connection is parked in a list and answered when the site changes, so any number of open
 //! pages costs no workers.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::paths::{resolve, Found};
 use crate::diag::Diagnostic;
 
-/// Worker threads answering requests.
-pub const WORKERS: usize = 8;
-/// Connections waiting for a worker before the acceptor stops accepting (the OS queues more).
-const QUEUE: usize = 1024;
+/// Connections answered at once; past this the acceptor waits for one to finish (the OS
+/// queues the rest), so a flood of connections cannot start unbounded threads.
+pub const MAX_CONNECTIONS: usize = 256;
 /// A long-poll is answered (unchanged) after this long, so proxies and browsers never time out.
 const POLL_TIMEOUT: Duration = Duration::from_secs(25);
 const READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -105,27 +107,38 @@ fn status_json(st: &Status) -> String {
     serde_json::json!({"version": st.version, "errors": errors}).to_string()
 }
 
-/// Starts the acceptor, the workers and the long-poll sweeper; returns at once.
+/// Starts the acceptor and the long-poll sweeper; returns at once.
 pub fn start(listener: TcpListener, shared: Arc<Shared>) {
-    let (tx, rx) = mpsc::sync_channel::<TcpStream>(QUEUE);
-    let rx = Arc::new(Mutex::new(rx));
-    for i in 0..WORKERS {
-        let rx = Arc::clone(&rx);
-        let shared = Arc::clone(&shared);
-        let _ = std::thread::Builder::new()
-            .name(format!("serve-{i}"))
-            .spawn(move || loop {
-                let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                let Ok(stream) = next else { return };
-                handle(stream, &shared);
-            });
-    }
+    let live = Arc::new((Mutex::new(0usize), Condvar::new()));
+    let accept_shared = Arc::clone(&shared);
     let _ = std::thread::Builder::new()
         .name("serve-accept".into())
         .spawn(move || {
             for s in listener.incoming().flatten() {
-                if tx.send(s).is_err() {
-                    return;
+                {
+                    let (count, freed) = &*live;
+                    let mut n = count.lock().unwrap_or_else(|e| e.into_inner());
+                    while *n >= MAX_CONNECTIONS {
+                        n = freed.wait(n).unwrap_or_else(|e| e.into_inner());
+                    }
+                    *n += 1;
+                }
+                let slot = Arc::clone(&live);
+                let shared = Arc::clone(&accept_shared);
+                let spawned =
+                    std::thread::Builder::new()
+                        .name("serve-conn".into())
+                        .spawn(move || {
+                            handle(s, &shared);
+                            let (count, freed) = &*slot;
+                            *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+                            freed.notify_one();
+                        });
+                if spawned.is_err() {
+                    // The thread never ran, so nothing else gives its place back.
+                    let (count, freed) = &*live;
+                    *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+                    freed.notify_one();
                 }
             }
         });
