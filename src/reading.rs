@@ -73,7 +73,47 @@ fn cut(text: &str, max: usize) -> String {
     s
 }
 
+/// The previews of one chapter's numbered sections: number → (title, opening text). The
+/// chapter's opening text belongs to its title number.
+pub fn chapter_previews(p: &ChapterPage) -> Vec<(String, (String, String))> {
+    let h = &p.prepared.headings;
+    let mut out: Vec<(String, (String, String))> = Vec::new();
+    for b in &p.prepared.blocks {
+        let number = match b.heading {
+            Some(i) => h[i].number.as_deref(),
+            None => p.title_number.as_deref(),
+        };
+        let Some(n) = number else { continue };
+        let title = match b.heading {
+            Some(i) => h[i].title.clone(),
+            None => p.title_text.clone(),
+        };
+        // a later block of the same number wins, as it always has
+        out.retain(|(m, _)| m != n);
+        out.push((
+            n.to_string(),
+            (title, cut(&b.first_paragraph, PREVIEW_CHARS)),
+        ));
+    }
+    if let Some(n) = &p.title_number {
+        if !out.iter().any(|(m, _)| m == n) {
+            out.push((n.clone(), (p.title_text.clone(), String::new())));
+        }
+    }
+    out
+}
+
 impl Reading {
+    /// Replaces the previews of one chapter of `lang` (the incremental rebuild, after an edit).
+    pub fn set_chapter_previews(&mut self, lang: &str, old: &ChapterPage, new: &ChapterPage) {
+        for (n, _) in chapter_previews(old) {
+            self.previews.remove(&(lang.to_string(), n));
+        }
+        for (n, preview) in chapter_previews(new) {
+            self.previews.insert((lang.to_string(), n), preview);
+        }
+    }
+
     /// Gathers the site-wide facts from the rendered chapters of every language.
     pub fn gather(
         terms: BTreeMap<String, TermMatcher>,
@@ -160,26 +200,8 @@ impl Reading {
                         number: from.map(str::to_string),
                     });
                 }
-                // previews: the chapter's opening text belongs to its title number
-                for b in &p.prepared.blocks {
-                    let number = match b.heading {
-                        Some(i) => h[i].number.as_deref(),
-                        None => p.title_number.as_deref(),
-                    };
-                    let Some(n) = number else { continue };
-                    let title = match b.heading {
-                        Some(i) => h[i].title.clone(),
-                        None => p.title_text.clone(),
-                    };
-                    previews.insert(
-                        (lang.clone(), n.to_string()),
-                        (title, cut(&b.first_paragraph, PREVIEW_CHARS)),
-                    );
-                }
-                if let Some(n) = &p.title_number {
-                    previews
-                        .entry((lang.clone(), n.clone()))
-                        .or_insert_with(|| (p.title_text.clone(), String::new()));
+                for (n, preview) in chapter_previews(p) {
+                    previews.insert((lang.clone(), n), preview);
                 }
             }
             for (n, set) in refs {

@@ -3,8 +3,9 @@
 //!
 //! Tooltip data is one script per language (`<lang>/glossary/terms.js`), loaded by the page the
 //! first time a term is hovered, focused or tapped, so no page carries copies of definitions and
-//! it works from `file://` (a script tag, unlike `fetch`, may load a local file). Previews are
-//! inlined per page, but only for the sections that page links to.
+//! it works from `file://` (a script tag, unlike `fetch`, may load a local file). Previews of
+//! sections load the same way, from files that each hold the previews of a group of chapters
+//! (`<lang>/s/p<k>.js`): a page carries none, and each preview is written once per language.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -90,7 +91,7 @@ pub fn referenced_by(site: &Site, text_lang: &str, page: Page<'_>, number: &str,
         let url = if Some(r.chapter_id.as_str()) == page.id && !frag.is_empty() {
             frag
         } else {
-            format!("{}{}/{}/{frag}", page.root, page.lang, r.chapter_id)
+            page.chapter_href(page.lang, &r.chapter_id, &frag)
         };
         let text = match &r.number {
             Some(n) => n.clone(),
@@ -122,33 +123,73 @@ pub fn referenced_by(site: &Site, text_lang: &str, page: Page<'_>, number: &str,
     out.push_str("</p>\n");
 }
 
-/// Previews of the sections a chapter links to, for a reader of `lang`:
-/// `{"7.1.0": ["Title", "Opening text…"]}`.
-pub fn previews(site: &Site, lang: &str, pending: &[Pending]) -> String {
-    let mut map: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
-    for p in pending {
-        let n = match p {
-            Pending::Bare { number, .. } | Pending::Link { number, .. } => number.as_str(),
-            _ => continue,
-        };
-        if map.contains_key(n) {
-            continue;
-        }
+/// Chapters per preview file, on average: a file is then a few tens of kilobytes at most, and a
+/// page whose links lead into a handful of chapters loads a handful of files.
+const CHAPTERS_PER_PREVIEW_FILE: usize = 16;
+
+/// How many preview files each language has: grows with the site, so no file grows with it.
+pub fn preview_file_count(site: &Site) -> usize {
+    site.order.len().div_ceil(CHAPTERS_PER_PREVIEW_FILE).max(1)
+}
+
+/// Which preview file holds the sections of chapter `id`. FNV-1a over the id's UTF-16 code
+/// units (what a JavaScript string is made of), so `reading.js` finds the same file from the
+/// chapter named in a link's address, with no table of chapters on the page.
+pub fn preview_file_of(id: &str, files: usize) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    for u in id.encode_utf16() {
+        h ^= u32::from(u);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    (h as usize) % files.max(1)
+}
+
+/// Where preview file `k` of `lang` is written, below the output root. Beside the short
+/// section addresses (`<lang>/s/`): a folder no chapter id may take.
+pub fn preview_file_path(lang: &str, k: usize) -> String {
+    format!("{lang}/s/p{k}.js")
+}
+
+/// The preview files of one reader language, or only those numbered in `only`:
+/// `(path, script)`. Each section's preview is in exactly one file (the file of the chapter
+/// that a reader of `lang` is sent to for it), and a file registers its previews with
+/// `RulebookPreviews["<lang>/<k>"] = {"7.1.0": ["Title", "Opening text…"]}`: a script, unlike
+/// `fetch`, also loads from `file://`.
+pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(String, String)> {
+    let count = preview_file_count(site);
+    let mut files: Vec<BTreeMap<&str, (&str, &str)>> = vec![BTreeMap::new(); count];
+    let key = |k: usize| only.is_none_or(|o| o.contains(&k));
+    for n in site.sections.numbers() {
         let Some(def) = site.sections.resolve(lang, n) else {
             continue;
         };
+        let k = preview_file_of(&def.chapter_id, count);
+        if !key(k) {
+            continue;
+        }
         if let Some((t, body)) = site
             .reading
             .previews
             .get(&(def.lang.clone(), n.to_string()))
         {
-            map.insert(n, (t, body));
+            files[k].insert(n, (t, body));
         }
     }
-    if map.is_empty() {
-        return String::new();
-    }
-    script_json(&map)
+    files
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| key(*k))
+        .map(|(k, map)| {
+            let mut s = String::from(
+                "/* section previews */\n(window.RulebookPreviews=window.RulebookPreviews||{})[",
+            );
+            s.push_str(&script_json(&format!("{lang}/{k}")));
+            s.push_str("]=");
+            s.push_str(&script_json(&map));
+            s.push_str(";\n");
+            (preview_file_path(lang, k), s)
+        })
+        .collect()
 }
 
 /// `<lang>/glossary/terms.js`: every entry the language's glossary page shows, by anchor:
@@ -255,6 +296,21 @@ pub fn short_page(site: &Site, lang: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn preview_files_are_picked_as_reading_js_picks_them() {
+        // FNV-1a over UTF-16 code units; the same values as `previewFile` in reading.js
+        assert_eq!(
+            preview_file_of("", 1_000_000_007),
+            0x811c_9dc5 % 1_000_000_007
+        );
+        assert_eq!(preview_file_of("a", usize::MAX), 0xe40c_292c);
+        assert_eq!(preview_file_of("правила", 1), 0);
+        let spread: std::collections::BTreeSet<usize> = (0..200)
+            .map(|i| preview_file_of(&format!("chapter-{i}"), 13))
+            .collect();
+        assert_eq!(spread.len(), 13, "every file is used");
+    }
 
     #[test]
     fn script_json_cannot_end_or_confuse_its_script_element() {

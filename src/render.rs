@@ -330,10 +330,9 @@ impl<'a> Renderer<'a> {
             crate::reading_pages::referenced_by(site, &c.lang, at, n, &mut title_refby);
         }
         ctx.insert("title_refby", &title_refby);
-        ctx.insert(
-            "previews",
-            &crate::reading_pages::previews(site, lang, &page.prepared.pending),
-        );
+        // how many preview files the language has: reading.js finds a linked section's file
+        // from this and the chapter named in the link
+        ctx.insert("previews", &crate::reading_pages::preview_file_count(site));
         let other_lang = site.config.others(lang).next();
         ctx.insert("pair_lang", &other_lang);
         ctx.insert(
@@ -575,6 +574,8 @@ enum PageJob<'s> {
     Terms(&'s str),
     /// `<lang>/s/index.html`: short section addresses.
     Short(&'s str),
+    /// `<lang>/s/p<k>.js`: section previews.
+    Previews(&'s str),
     Chapter(&'s str, &'s str, usize),
 }
 
@@ -590,40 +591,50 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
         jobs.push(PageJob::Glossary(lang));
         jobs.push(PageJob::Terms(lang));
         jobs.push(PageJob::Short(lang));
+        jobs.push(PageJob::Previews(lang));
     }
     for lang in &site.config.languages {
         for (pos, id) in site.order.iter().enumerate() {
             jobs.push(PageJob::Chapter(lang, id, pos));
         }
     }
-    let results: Vec<Result<(), Diagnostic>> = jobs
+    let results: Vec<Result<usize, Diagnostic>> = jobs
         .par_iter()
         .with_max_len(1)
         .map(|job| {
-            let (path, html) = match *job {
-                PageJob::Index(lang) => (format!("{lang}/index.html"), r.index(lang)?),
+            let files = match *job {
+                PageJob::Index(lang) => vec![(format!("{lang}/index.html"), r.index(lang)?)],
                 PageJob::Glossary(lang) => {
-                    (format!("{lang}/glossary/index.html"), r.glossary(lang)?)
+                    vec![(format!("{lang}/glossary/index.html"), r.glossary(lang)?)]
                 }
-                PageJob::Terms(lang) => (
+                PageJob::Terms(lang) => vec![(
                     format!("{lang}/glossary/terms.js"),
                     crate::reading_pages::terms_js(site, lang),
-                ),
-                PageJob::Short(lang) => (
+                )],
+                PageJob::Short(lang) => vec![(
                     format!("{lang}/s/index.html"),
                     crate::reading_pages::short_page(site, lang),
-                ),
-                PageJob::Chapter(lang, id, pos) => (
+                )],
+                PageJob::Previews(lang) => crate::reading_pages::preview_files(site, lang, None),
+                PageJob::Chapter(lang, id, pos) => vec![(
                     format!("{}index.html", chapter_path(lang, id)),
                     r.chapter(lang, id, pos)?,
-                ),
+                )],
             };
-            write_file(dir, &path, html.as_bytes()).map_err(|e| io_error(dir, e))
+            for (path, text) in &files {
+                write_file(dir, path, text.as_bytes()).map_err(|e| io_error(dir, e))?;
+            }
+            Ok(files.len())
         })
         .collect();
-    let mut written = results.len();
-    let mut fails: Vec<Diagnostic> = results.into_iter().filter_map(Result::err).collect();
-    written -= fails.len();
+    let mut written = 0;
+    let mut fails: Vec<Diagnostic> = Vec::new();
+    for r in results {
+        match r {
+            Ok(n) => written += n,
+            Err(d) => fails.push(d),
+        }
+    }
     let mut small: Vec<(String, Vec<u8>)> = Vec::new();
     match r.root_page() {
         Ok(h) => small.push(("index.html".into(), h.into_bytes())),

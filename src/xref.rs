@@ -106,6 +106,22 @@ pub struct Page<'a> {
     pub root: &'a str,
 }
 
+impl Page<'_> {
+    /// The address of `lang`'s page of chapter `id` (with `fragment`, `#…` or empty), from this
+    /// page. A page one folder below its own language's folder (a chapter page, the glossary,
+    /// the tooltips shown on them) reaches the chapters of its language as `../id/`, not
+    /// `../../lang/id/`: pages carry dozens of such links. Links into another language keep
+    /// the full form, and the side-by-side view resolves the other column's links against the
+    /// page they were written for.
+    pub fn chapter_href(&self, lang: &str, id: &str, fragment: &str) -> String {
+        if lang == self.lang && self.root == crate::site::PAGE_ROOT {
+            format!("../{id}/{fragment}")
+        } else {
+            format!("{}{lang}/{id}/{fragment}", self.root)
+        }
+    }
+}
+
 pub struct Resolver<'a> {
     pub sections: &'a SectionIndex,
     pub chapters: &'a ChapterMap,
@@ -132,7 +148,7 @@ impl Resolver<'_> {
         if lang == page.lang && Some(id.as_str()) == page.id {
             return Some(format!("#{number}"));
         }
-        Some(format!("{}{lang}/{id}/#{number}", page.root))
+        Some(page.chapter_href(&lang, &id, &format!("#{number}")))
     }
 
     fn chapter_url(&self, page: Page<'_>, path: &Path, fragment: Option<&str>) -> Option<String> {
@@ -146,7 +162,7 @@ impl Resolver<'_> {
             });
         }
         // every chapter is published in every language, so the reader's language always has it
-        Some(format!("{}{}/{id}/{frag}", page.root, page.lang))
+        Some(page.chapter_href(page.lang, id, &frag))
     }
 
     /// Fills the placeholders of `html` for one page.

@@ -96,9 +96,36 @@ fn glossary_tooltip_on_hover_and_keyboard_focus() {
     }
 }
 
+/// Hovers the link `sel` and returns the text of the card that comes up.
+fn hover_card(b: &Browser, sel: &str) -> String {
+    b.js("var t = document.getElementById('rb-tip'); if (t) t.hidden = true;");
+    b.js(&format!(
+        "document.querySelector(\"{sel}\").scrollIntoView({{block: 'center'}})"
+    ));
+    b.hover(sel);
+    let text = b.wait_until(
+        "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.textContent",
+        10,
+        &format!("a card for {sel}"),
+    );
+    text.as_str().unwrap().to_string()
+}
+
 #[test]
 fn cross_link_preview() {
     let b = Browser::start(1280, 860);
+    // opened from disk too: the previews load as scripts, which file:// allows
+    b.goto(&format!(
+        "file://{}",
+        built().join("en/game-round/index.html").display()
+    ));
+    b.wait_until(
+        "return document.readyState === 'complete' && window.Rulebook",
+        10,
+        "page load from disk",
+    );
+    let text = hover_card(&b, "article a.xref[href*='#5.7.1']");
+    assert!(text.starts_with("5.7.1"), "preview from disk: {text}");
     open(&b, "en/game-round/");
     let sel = "article a.xref[href*='#5.7.1']";
     let n = b.js(&format!(
@@ -118,6 +145,19 @@ fn cross_link_preview() {
         "preview has a title and text: {text}"
     );
     b.screenshot(&shots().join("preview-desktop.png"));
+
+    // the previews are split over files by chapter, found from the chapter in the link: a link
+    // into every chapter that a page links to finds its preview
+    open(&b, "en/about/");
+    let hrefs = b.js("var seen = {}, out = []; document.querySelectorAll('article a.xref').forEach(function (a) { var h = a.getAttribute('href'), i = h.indexOf('#'); if (i > 0 && !seen[h.slice(0, i)]) { seen[h.slice(0, i)] = 1; out.push(h); } }); return out;");
+    let hrefs: Vec<String> = serde_json::from_value(hrefs).unwrap();
+    assert!(hrefs.len() >= 8, "links into many chapters: {hrefs:?}");
+    for h in hrefs {
+        b.hover("header.top");
+        let card = hover_card(&b, &format!("article a.xref[href='{h}']"));
+        let n = percent_decode(h.split('#').nth(1).unwrap());
+        assert!(card.starts_with(&n), "{h}: {card}");
+    }
 }
 
 #[test]
@@ -198,6 +238,64 @@ fn side_by_side_view_aligns_the_languages() {
         b.js("document.querySelector(\".pair-row[data-section='player-turns-phase']\").scrollIntoView()");
         b.screenshot(&shots().join(format!("side-by-side-{name}.png")));
     }
+}
+
+/// A small site whose two chapters link each other in both languages (the translated
+/// chapters of the default content have no cross-links).
+fn linked_pair_site() -> tempfile::TempDir {
+    let dir = site(&[
+        (
+            "content/site.yaml",
+            "title: {uk: Правила, en: Rules}\nlanguages: [uk, en]\ndefault_language: uk\nbase_url: \"/\"\n",
+        ),
+        (
+            "content/uk/01-a.md",
+            "---\nid: a\ntitle: Початок\n---\n## 1.1.0 Вступ\n\nПро удари читайте в 2.1.0.\n",
+        ),
+        (
+            "content/uk/02-b.md",
+            "---\nid: b\ntitle: Бій\n---\n## 2.1.0 Удар\n\nУдар завдає шкоди бійцю. Див. також 1.1.0.\n",
+        ),
+        (
+            "content/en/01-a.md",
+            "---\nid: a\ntitle: Start\n---\n## 1.1.0 Introduction\n\nFor strikes, read 2.1.0.\n",
+        ),
+        (
+            "content/en/02-b.md",
+            "---\nid: b\ntitle: Battle\n---\n## 2.1.0 Strike\n\nA strike deals damage to a unit. See also 1.1.0.\n",
+        ),
+    ]);
+    build_ok(dir.path());
+    dir
+}
+
+#[test]
+fn side_by_side_view_previews_each_column_in_its_language() {
+    let dir = linked_pair_site();
+    let server = StaticServer::start(&dir.path().join("public"), "/");
+    let b = Browser::start(1280, 860);
+    b.goto(&format!("{}uk/a/?pair=en", server.url));
+    b.wait_until(
+        "return document.querySelectorAll('.pair-row').length > 1",
+        10,
+        "the side-by-side view",
+    );
+    // the English column's links lead to English pages, however they were written
+    let href = b.js(
+        "return document.querySelector(\".pair-cell[data-reader=en] a.xref[href$='#2.1.0']\").href",
+    );
+    assert!(href.as_str().unwrap().ends_with("/en/b/#2.1.0"), "{href}");
+    let en = hover_card(&b, ".pair-cell[data-reader=en] a.xref[href$='#2.1.0']");
+    b.hover("header.top");
+    let uk = hover_card(&b, ".pair-cell:not([data-reader]) a.xref[href$='#2.1.0']");
+    assert!(
+        en.starts_with("2.1.0") && en.contains("Strike") && en.contains("deals damage"),
+        "{en}"
+    );
+    assert!(
+        uk.starts_with("2.1.0") && uk.contains("Удар") && uk.contains("завдає шкоди"),
+        "{uk}"
+    );
 }
 
 #[test]

@@ -174,6 +174,18 @@ fn an_edit_shows_in_the_served_page() {
         hrefs.iter().any(|h| h.ends_with("rules/#1.9.0")),
         "{hrefs:?}"
     );
+    // and its preview is there for the link, in the file the page names (one for a small site)
+    let doc = Html::parse_document(&get(&s.addr, "/en/other/").text());
+    assert_eq!(attrs(&doc, "article", "data-previews"), ["1"]);
+    let script = get(&s.addr, "/en/s/p0.js").text();
+    let json = script
+        .split_once("]=")
+        .and_then(|(_, j)| j.trim_end().strip_suffix(';'))
+        .unwrap_or_else(|| panic!("{script}"));
+    let previews: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(previews["1.9.0"][0], "Part 9", "{previews}");
+    // 1.6.0 is now only in the Ukrainian text: the English reader is sent there
+    assert_eq!(previews["1.6.0"][0], "Частина 6", "{previews}");
     // the live-reload script is served into pages, but never written into the site
     let page = get(&s.addr, "/en/rules/").text();
     assert!(page.contains("/__rulebook/live.js"));

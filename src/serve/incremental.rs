@@ -135,6 +135,8 @@ impl Live {
         let mut to_render: BTreeSet<String> = BTreeSet::new();
         let mut index_pages = false;
         let mut warnings = Vec::new();
+        // chapters whose own sections changed: their preview files are written again
+        let mut edited: BTreeSet<String> = BTreeSet::new();
         for path in changed {
             let Some((lang, i)) = self.chapter_of(path) else {
                 return Ok(None);
@@ -241,11 +243,13 @@ impl Live {
                 &self.site.root,
             ));
             if let Some(slot) = self.site.pages.get_mut(&lang).and_then(|v| v.get_mut(i)) {
+                self.site.reading.set_chapter_previews(&lang, slot, &page);
                 *slot = page;
             }
+            edited.insert(id.clone());
             to_render.insert(id);
         }
-        let pages = self.write(&to_render, index_pages)?;
+        let pages = self.write(&to_render, &edited, index_pages)?;
         Ok(Some(Rebuilt {
             pages,
             millis: start.elapsed().as_secs_f64() * 1000.0,
@@ -254,8 +258,14 @@ impl Live {
         }))
     }
 
-    /// Writes the pages of the given chapters in every language (and the contents pages).
-    fn write(&self, ids: &BTreeSet<String>, index_pages: bool) -> Result<usize, Vec<Diagnostic>> {
+    /// Writes the pages of the given chapters in every language (and the contents pages), and
+    /// the preview files that hold the sections of the `edited` chapters.
+    fn write(
+        &self,
+        ids: &BTreeSet<String>,
+        edited: &BTreeSet<String>,
+        index_pages: bool,
+    ) -> Result<usize, Vec<Diagnostic>> {
         let r = Renderer::new(&self.site, self.tera.clone());
         let mut n = 0;
         let io = |e: std::io::Error| {
@@ -280,6 +290,19 @@ impl Live {
                 .map_err(io)?;
                 n += 1;
             }
+            let count = crate::reading_pages::preview_file_count(&self.site);
+            let files: Vec<usize> = edited
+                .iter()
+                .map(|id| crate::reading_pages::preview_file_of(id, count))
+                .collect();
+            if !files.is_empty() {
+                for (path, text) in
+                    crate::reading_pages::preview_files(&self.site, lang, Some(&files))
+                {
+                    write_atomic(&self.output, &path, text.as_bytes()).map_err(io)?;
+                    n += 1;
+                }
+            }
             if index_pages {
                 let html = r.index(lang).map_err(|d| vec![d])?;
                 write_atomic(&self.output, &format!("{lang}/index.html"), html.as_bytes())
@@ -294,7 +317,8 @@ impl Live {
 /// Replaces a file in the served folder so that a request never reads it half-written.
 fn write_atomic(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
     let path = root.join(rel);
-    let tmp = path.with_extension("html.rulebook-tmp");
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(".rulebook-tmp");
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, &path)
 }

@@ -56,29 +56,49 @@
   }
   function scheduleHide() { clearTimeout(hideTimer); hideTimer = setTimeout(hide, 250); }
 
-  /* ---- glossary terms: one script per language, loaded the first time it is needed (a script
-     tag works from file:// where fetch does not) ---- */
-  var termsWaiting = null;
-  function withTerms(cb) {
-    var all = window.RulebookTerms || {};
-    if (all[lang]) return cb(all[lang]);
-    if (termsWaiting) { termsWaiting.push(cb); return; }
-    termsWaiting = [cb];
+  /* ---- data loaded the first time it is needed, as scripts that register it under
+     window[name][key] (a script tag works from file:// where fetch does not) ---- */
+  var waiting = {};
+  function withData(name, key, src, cb) {
+    var all = window[name] || {}, id = name + " " + key;
+    if (all[key]) return cb(all[key]);
+    if (waiting[id]) { waiting[id].push(cb); return; }
+    waiting[id] = [cb];
     var s = doc.createElement("script");
-    s.src = root + lang + "/glossary/terms.js";
+    s.src = src;
     s.onload = function () {
-      var t = (window.RulebookTerms || {})[lang] || {};
-      var w = termsWaiting; termsWaiting = null;
-      for (var i = 0; i < w.length; i++) w[i](t);
+      var d = (window[name] || {})[key] || {};
+      var w = waiting[id]; delete waiting[id];
+      for (var i = 0; i < w.length; i++) w[i](d);
     };
-    s.onerror = function () { termsWaiting = null; };
+    s.onerror = function () { delete waiting[id]; };
     doc.head.appendChild(s);
   }
+  /* The language of the page a link was written for: the other column of the side-by-side
+     view holds the other language's links. */
+  function readerLang(a) {
+    var c = a.closest("[data-reader]");
+    return c ? c.getAttribute("data-reader") : lang;
+  }
+  /* Links written for another page (the other column of the side-by-side view, a tooltip of
+     the other language) are relative to that page: make them absolute, resolved there. */
+  function rebase(node, base) {
+    var links = node.querySelectorAll("a[href]");
+    for (var i = -1; i < links.length; i++) {
+      var a = i < 0 ? node : links[i], h = a.getAttribute("href");
+      if (h && h.charAt(0) !== "#") a.setAttribute("href", new URL(h, base).href);
+    }
+  }
+  /* Only the card the reader still points at is shown once its data has loaded. */
+  var wanted = null;
+
+  /* ---- glossary terms: one script per language ---- */
   function showTerm(a) {
     var h = a.getAttribute("href") || "", key = decodeURIComponent(h.slice(h.indexOf("#") + 1));
-    withTerms(function (terms) {
+    var l = readerLang(a);
+    withData("RulebookTerms", l, root + l + "/glossary/terms.js", function (terms) {
       var e = terms[key];
-      if (!e) return;
+      if (!e || wanted !== a) return;
       show(a, function (t) {
         var h = el("p", "rb-tip-head");
         h.appendChild(el("strong", null, e[0]));
@@ -86,30 +106,45 @@
         t.appendChild(h);
         var d = el("div", "rb-tip-body");
         d.innerHTML = e[2];
+        if (l !== lang) rebase(d, new URL(root + l + "/glossary/", location.href));
         t.appendChild(d);
         t.appendChild(el("p", "rb-tip-hint", strings.open_entry || ""));
       });
     });
   }
 
-  /* ---- section previews: the page carries the previews of the sections it links to ---- */
-  var previews = null;
+  /* ---- section previews: each language's previews are split by chapter over a few files
+     (<lang>/s/p<k>.js); the chapter named in a link's address says which file has it ---- */
+  function previewFile(id, count) {
+    /* FNV-1a over UTF-16 code units, as the build computes it */
+    var h = 0x811c9dc5;
+    for (var i = 0; i < id.length; i++) { h ^= id.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+    return h % count;
+  }
   function showPreview(a) {
-    if (!previews) {
-      var s = doc.getElementById("rb-previews");
-      try { previews = s ? JSON.parse(s.textContent) : {}; } catch (e) { previews = {}; }
-    }
+    var art = doc.querySelector("article[data-previews]");
+    var count = art ? parseInt(art.getAttribute("data-previews"), 10) : 0;
     var h = a.getAttribute("href") || "", i = h.indexOf("#");
-    if (i < 0) return;
-    var n = decodeURIComponent(h.slice(i + 1)), p = previews[n];
-    if (!p) return;
-    show(a, function (t) {
-      var head = el("p", "rb-tip-head");
-      head.appendChild(el("span", "secnum", n));
-      head.appendChild(doc.createTextNode(" "));
-      head.appendChild(el("strong", null, p[0]));
-      t.appendChild(head);
-      if (p[1]) t.appendChild(el("p", "rb-tip-body", p[1]));
+    if (i < 0 || !(count > 0)) return;
+    var n = decodeURIComponent(h.slice(i + 1)), id;
+    if (i === 0) id = art.getAttribute("data-chapter");
+    else {
+      /* .../<lang>/<chapter>/ or, opened from disk, .../<chapter>/index.html */
+      var parts = a.pathname.replace(/index\.html$/, "").split("/");
+      id = decodeURIComponent(parts[parts.length - 2] || "");
+    }
+    var l = readerLang(a), k = previewFile(id, count);
+    withData("RulebookPreviews", l + "/" + k, root + l + "/s/p" + k + ".js", function (previews) {
+      var p = previews[n];
+      if (!p || wanted !== a) return;
+      show(a, function (t) {
+        var head = el("p", "rb-tip-head");
+        head.appendChild(el("span", "secnum", n));
+        head.appendChild(doc.createTextNode(" "));
+        head.appendChild(el("strong", null, p[0]));
+        t.appendChild(head);
+        if (p[1]) t.appendChild(el("p", "rb-tip-body", p[1]));
+      });
     });
   }
 
@@ -120,10 +155,11 @@
   function over(e) {
     var a = target(e);
     if (!a || a === tipFor) return;
+    wanted = a;
     if (a.classList.contains("gl")) showTerm(a); else showPreview(a);
   }
   function out(e) {
-    if (target(e)) scheduleHide();
+    if (target(e)) { wanted = null; scheduleHide(); }
   }
   /* On touch, the first tap shows the card and the second follows the link. */
   var touched = false;
@@ -271,7 +307,7 @@
     }
     if (location.protocol === "file:" || !window.fetch) return fail();
     fetch(url).then(function (r) { if (!r.ok) throw r; return r.text(); }).then(function (html) {
-      var d = new DOMParser().parseFromString(html, "text/html");
+      var d = new DOMParser().parseFromString(html, "text/html"), base = new URL(url, location.href);
       var theirs = d.querySelector("article[data-chapter]");
       if (!theirs) throw 0;
       var mine = sections(art), them = sections(theirs), byId = {};
@@ -284,16 +320,18 @@
         l.lang = art.lang;
         var rr = el("div", "pair-cell");
         rr.lang = theirs.getAttribute("lang");
+        rr.setAttribute("data-reader", other);
         if (a) for (var k = 0; k < a.nodes.length; k++) l.appendChild(a.nodes[k]);
         if (b) for (var k2 = 0; k2 < b.nodes.length; k2++) {
           var c = doc.importNode(b.nodes[k2], true);
-          /* one id per page: the other language's headings keep theirs as data */
           if (c.nodeType === 1) {
+            /* one id per page: the other language's headings keep theirs as data */
             var ided = c.querySelectorAll("[id]");
             for (var z = -1; z < ided.length; z++) {
               var x = z < 0 ? c : ided[z];
               if (x.id) { x.setAttribute("data-id", x.id); x.removeAttribute("id"); }
             }
+            rebase(c, base);
           }
           rr.appendChild(c);
         }
@@ -335,7 +373,7 @@
     doc.addEventListener("mouseover", over);
     doc.addEventListener("mouseout", out);
     doc.addEventListener("focusin", over);
-    doc.addEventListener("focusout", function (e) { if (target(e)) hide(); });
+    doc.addEventListener("focusout", function (e) { if (target(e)) { wanted = null; hide(); } });
     doc.addEventListener("touchstart", function (e) { touched = !!target(e); }, { passive: true });
     doc.addEventListener("click", click, true);
     doc.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
