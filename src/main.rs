@@ -13,6 +13,30 @@ use rulebook::diag::Diagnostics;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc commits each arena it reserves (1 GiB) at once on a system that overcommits, so
+/// pages the build never touches still count in its resident memory and cost page-table work.
+/// Committed on demand instead, the 2,000-chapter build peaked about 75 MiB lower and spent
+/// about a third less system time (user time the same; alternating runs).
+///
+/// The option must be set before the first allocation, which reserves the first arena and
+/// happens before `main` (the runtime allocates while setting up): so it is set by a process
+/// constructor, from `.init_array`.
+#[cfg(target_os = "linux")]
+mod allocator {
+    /// `mi_option_arena_eager_commit` in mimalloc.h's `mi_option_e` (the crate names no
+    /// constant for it).
+    const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+
+    extern "C" fn tune() {
+        // SAFETY: sets a plain integer option; allocates nothing and touches no Rust state.
+        unsafe { libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0) };
+    }
+
+    #[used]
+    #[link_section = ".init_array"]
+    static TUNE: extern "C" fn() = tune;
+}
+
 #[derive(Parser)]
 #[command(
     name = "rulebook",
