@@ -51,7 +51,8 @@ struct FieldTerms {
 #[derive(Default)]
 struct Run {
     cache: TermCache,
-    chunks: FxHashMap<String, Vec<u32>>,
+    /// Each distinct chunk: its term ids and its words written with `ґ` (id, spelling).
+    chunks: FxHashMap<String, (Vec<u32>, Vec<(u32, String)>)>,
     ids: FxHashMap<String, u32>,
     vocab: Vec<String>,
     docs: Vec<[FieldTerms; 2]>,
@@ -70,33 +71,16 @@ impl Run {
         })
     }
 
-    /// The spellings with `ґ` in `text` (see `SpellingTokenizer` of the command line's
-    /// index: only a chunk with `ґ` can have one, and few do).
-    fn spellings(&mut self, text: &str, out: &mut Vec<(u32, String)>) {
-        if !text.contains(['ґ', 'Ґ']) {
-            return;
-        }
-        for chunk in text.split(char::is_whitespace) {
-            if !chunk.contains(['ґ', 'Ґ']) {
-                continue;
-            }
-            for t in tokenize(chunk) {
-                if t.exact.contains('ґ') {
-                    let sp = spelling(&t.exact, &t.term);
-                    out.push((self.id(t.term), sp));
-                }
-            }
-        }
-    }
-
-    fn field(&mut self, text: &str) -> FieldTerms {
+    /// The terms of one field of a document; its words written with `ґ` go to `spelled`.
+    fn field(&mut self, text: &str, spelled: &mut Vec<(u32, String)>) -> FieldTerms {
         let mut all: Vec<u32> = Vec::new();
         for chunk in text.split(char::is_whitespace) {
             if chunk.is_empty() {
                 continue;
             }
-            if let Some(t) = self.chunks.get(chunk) {
+            if let Some((t, sp)) = self.chunks.get(chunk) {
                 all.extend_from_slice(t);
+                spelled.extend(sp.iter().cloned());
                 continue;
             }
             self.scratch.clear();
@@ -105,8 +89,20 @@ impl Run {
             for term in std::mem::take(&mut self.scratch) {
                 t.push(self.id(term));
             }
+            // `ґ` has no decomposition and no look-alike: only a chunk that has it can have a
+            // word spelled with it (few do; see the command line's `SpellingTokenizer`).
+            let mut sp = Vec::new();
+            if chunk.contains(['ґ', 'Ґ']) {
+                for tok in tokenize(chunk) {
+                    if tok.exact.contains('ґ') {
+                        let s = spelling(&tok.exact, &tok.term);
+                        sp.push((self.id(tok.term), s));
+                    }
+                }
+            }
             all.extend_from_slice(&t);
-            self.chunks.insert(chunk.to_string(), t);
+            spelled.extend(sp.iter().cloned());
+            self.chunks.insert(chunk.to_string(), (t, sp));
         }
         let len = all.len() as u32;
         all.sort_unstable();
@@ -198,11 +194,12 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
         .map(|chunk| {
             let mut run = Run::default();
             for d in chunk {
-                let fields = [run.field(&d.keys), run.field(&d.text)];
-                run.docs.push(fields);
                 let mut spelled = Vec::new();
-                run.spellings(&d.keys, &mut spelled);
-                run.spellings(&d.text, &mut spelled);
+                let fields = [
+                    run.field(&d.keys, &mut spelled),
+                    run.field(&d.text, &mut spelled),
+                ];
+                run.docs.push(fields);
                 run.spelled.push(spelled);
             }
             // The caches only speed up analysis; the postings need the ids and the vocabulary.
