@@ -11,13 +11,20 @@ use common::browser::Browser;
 use common::*;
 use serde_json::Value;
 
+/// A section whose first match for `basilisk` is far from its start (past the characters
+/// the document chunk keeps), inside a text with markup.
+const LORE: &str = "## Lore\n\nThe long road goes on through the hills and the old woods, past the river and the mill, and further on through the fields. \
+The long road goes on through the hills and the old woods, past the river and the mill. \
+A `<i>basilisk</i>` waits at its end, and the basilisk never sleeps nor leaves the stone bridge it guards. \
+Travellers go round it by the northern ford.\n";
+
 /// The default content plus one chapter whose title looks like HTML.
 fn built_site() -> tempfile::TempDir {
     let dir = default_site();
     write(
         dir.path(),
         "content/en/zz-markup.md",
-        "---\nid: zz-markup\ntitle: Markup\n---\n\n## Wyvern `<img src=x onerror=alert(1)>` tags\n\nWyverns and `<b>bold</b>` wyvern text.\n".as_bytes(),
+        format!("---\nid: zz-markup\ntitle: Markup\n---\n\n## Wyvern `<img src=x onerror=alert(1)>` tags\n\nWyverns and `<b>bold</b>` wyvern text.\n\n{LORE}").as_bytes(),
     );
     build_ok(dir.path());
     dir
@@ -133,6 +140,45 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
     let elements =
         b.js("return document.querySelectorAll('#search-results img, #search-results b').length");
     assert_eq!(elements, Value::from(0));
+
+    // a match far into a section: the snippet is the passage around it, the words marked,
+    // the same passage as the command line's
+    search(&b, "basilisk");
+    let snippet = b.wait_until(
+        "var s = document.querySelector('#search-results .search-snippet'); return s && s.querySelector('mark') && s.textContent",
+        10,
+        "the passage around the match",
+    );
+    let marks = b.js("return Array.from(document.querySelector('#search-results .search-snippet').querySelectorAll('mark')).map(m => m.textContent)");
+    assert_eq!(
+        marks,
+        serde_json::json!(["basilisk", "basilisk"]),
+        "{snippet}"
+    );
+    let other = b.js("return document.querySelectorAll('#search-results .search-snippet *:not(mark), #search-results i').length");
+    assert_eq!(other, Value::from(0));
+    let r = run(&[
+        "search",
+        "--site",
+        dir.path().to_str().unwrap(),
+        "--json",
+        "--lang",
+        "en",
+        "basilisk",
+    ]);
+    let cli: Value = serde_json::from_str(&r.stdout).unwrap();
+    let cli = cli[0]["snippet"].as_str().unwrap().replace("**", "");
+    let web = snippet
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        web.starts_with('…') && web.contains("<i>basilisk</i>"),
+        "{web}"
+    );
+    assert_eq!(web, cli);
 
     // the service worker takes the site (its scope is the site's root) and caches the index
     let scope = b.wait_until(

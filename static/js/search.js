@@ -8,11 +8,11 @@
   "use strict";
   var doc = document;
   var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5, FOLDED_WEIGHT = 0.7;
-  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 3;
+  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null;
-  var shards = {}, chunks = {}, loading = {};
+  var shards = {}, chunks = {}, texts = {}, loading = {};
 
   /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
   function script(src) {
@@ -78,6 +78,7 @@
     return p;
   }
   S.docs = function (k, rows) { chunks[k] = rows; };
+  S.text = function (k, rows) { texts[k] = rows; };
 
   function ready() {
     var a = window.RulebookAnalyzer ? Promise.resolve() : script("static/js/analyzer.js");
@@ -180,7 +181,7 @@
     return idf * (K1 + 1) * tf / (tf + K1 * (1 - B + B * norm / avg));
   }
   /* Per-word best scores of every document: Map doc → array of word scores. */
-  function score(words) {
+  function score(words, inBody) {
     var rows = new Map(), boost = [TITLE_BOOST, 1];
     words.forEach(function (word, wi) {
       var best = new Map();
@@ -193,6 +194,7 @@
             s = bm25(flat[j + 1], meta.norms[flat[j + 2]], df, meta.n, meta.avg[f]);
             mine.set(d, (mine.get(d) || 0) + boost[f] * s);
             totals.set(d, (totals.get(d) || 0) + flat[j + 1]);
+            if (f === 1) inBody.add(d);
           }
         }
         foldedDocs(word, e[0], e[1], totals, post[2]).forEach(function (d) {
@@ -241,14 +243,14 @@
         words.forEach(function (w) {
           if (!w.expansions) w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
         });
-        var rows = score(words), page = [], other = [];
+        var inBody = new Set(), rows = score(words, inBody), page = [], other = [];
         meta.langs.forEach(function (l) {
           var ranked = combine(rows, words.length, l[1], l[2]);
           if (l[0] === S.lang) page = ranked;
           else other = other.concat(ranked);
         });
         other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-        return { page: page, other: other, words: words };
+        return { page: page, other: other, words: words, inBody: inBody };
       });
     });
   }
@@ -293,7 +295,50 @@
     });
     el.appendChild(doc.createTextNode(text.slice(at)));
   }
-  function item(h, terms) {
+  /* The passage of `text` around its first matched word, as src/search/snippet.rs cuts it
+     for the command line: from four words before it, about SNIPPET_CHARS characters, never
+     cutting a word; the matched words marked. Returns whether a word was marked. */
+  function snippet(el, text, terms, more) {
+    var toks = window.RulebookAnalyzer.tokenize(text), first = -1, i, start = 0, end, n = 0, at, any = false;
+    for (i = 0; i < toks.length; i++) if (terms.has(toks[i].term)) { first = i; break; }
+    if (first >= 4) start = toks[first - 4].start;
+    end = start;
+    while (end < text.length && n < SNIPPET_CHARS) { end += text.codePointAt(end) > 0xffff ? 2 : 1; n++; }
+    if (end < text.length) {
+      for (i = 0; i < toks.length; i++) if (toks[i].start < end && toks[i].end > end) { end = toks[i].start; break; }
+    }
+    if (start > 0) el.appendChild(doc.createTextNode("…"));
+    at = start;
+    toks.forEach(function (t) {
+      if (!terms.has(t.term) || t.start < start || t.end > end) return;
+      el.appendChild(doc.createTextNode(text.slice(at, t.start)));
+      var m = doc.createElement("mark");
+      m.textContent = text.slice(t.start, t.end);
+      el.appendChild(m);
+      at = t.end;
+      any = true;
+    });
+    el.appendChild(doc.createTextNode(text.slice(at, end) + (end < text.length || more ? "…" : "")));
+    return any;
+  }
+  /* Results whose snippet shows no match although their text has one get the passage from
+     the text chunk (search/x/N.js), loaded for them only. */
+  function passages(pending, terms, mine) {
+    var need = new Set();
+    pending.forEach(function (p) { need.add(Math.floor(p.hit.doc / meta.chunk)); });
+    Promise.all(Array.from(need).map(function (k) {
+      return texts[k] ? null : script("search/x/" + k + ".js");
+    })).then(function () {
+      if (mine !== seq) return;
+      pending.forEach(function (p) {
+        var rest = texts[Math.floor(p.hit.doc / meta.chunk)][p.hit.doc % meta.chunk];
+        if (!rest) return;
+        p.el.textContent = "";
+        snippet(p.el, p.hit.text + rest, terms, false);
+      });
+    }).catch(function () {});
+  }
+  function item(h, terms, pending, inBody) {
     var li = doc.createElement("li"), a = doc.createElement("a"), t = doc.createElement("span");
     var c = doc.createElement("span"), s = doc.createElement("span");
     a.href = href(h.url);
@@ -310,13 +355,15 @@
     c.className = "search-chapter";
     c.textContent = h.chapter;
     s.className = "search-snippet";
-    marked(s, h.text + (h.text.length >= 80 ? "…" : ""), terms);
+    if (!snippet(s, h.text, terms, h.text.length >= 80) && inBody.has(h.doc) && h.text.length >= 80) {
+      pending.push({ hit: h, el: s });
+    }
     a.appendChild(t); a.appendChild(c); a.appendChild(s);
     li.appendChild(a);
     return li;
   }
-  function show(q, page, other, words) {
-    var terms = new Set();
+  function show(q, page, other, words, inBody, mine) {
+    var terms = new Set(), pending = [];
     words.forEach(function (w) { w.expansions.forEach(function (e) { terms.add(e[0]); }); });
     box.textContent = "";
     active = -1;
@@ -336,9 +383,10 @@
       }
       var ol = doc.createElement("ol");
       ol.className = "search-list";
-      part[0].forEach(function (hit) { ol.appendChild(item(hit, terms)); });
+      part[0].forEach(function (hit) { ol.appendChild(item(hit, terms, pending, inBody)); });
       box.appendChild(ol);
     });
+    if (pending.length) passages(pending, terms, mine);
     box.hidden = false;
     input.setAttribute("aria-expanded", "true");
   }
@@ -349,7 +397,7 @@
       if (mine !== seq) return null;
       return Promise.all([docsOf(r.page.slice(0, SHOWN)), docsOf(r.other.slice(0, SHOWN_OTHER))]).then(function (d) {
         if (mine !== seq) return;
-        show(q, d[0], d[1], r.words);
+        show(q, d[0], d[1], r.words, r.inBody, mine);
         S.lastMillis = performance.now() - t0;
         box.setAttribute("data-query", q);
       });
