@@ -53,20 +53,23 @@ struct FieldTerms {
     len: u32,
 }
 
+/// A word written with `ґ`: (local term id, its spelling).
+type Spelled = (u32, String);
+
 /// Analysis of a run of consecutive documents, on one thread: the terms of each document as
 /// ids into this run's own vocabulary. Chunks of text repeat, so each distinct chunk is
 /// analyzed once ([`TermCache`]) and remembered as ids.
 #[derive(Default)]
 struct Run {
     cache: TermCache,
-    /// Each distinct chunk: its term ids and its words written with `ґ` (id, spelling).
-    chunks: FxHashMap<String, (Vec<u32>, Vec<(u32, String)>)>,
+    /// Each distinct chunk: its term ids and its words written with `ґ`.
+    chunks: FxHashMap<String, (Vec<u32>, Vec<Spelled>)>,
     ids: FxHashMap<String, u32>,
     vocab: Vec<String>,
     docs: Vec<[FieldTerms; 2]>,
     /// For each document, its words written with `ґ`: (local term id, spelling), title and
     /// body together (rank.rs, step 3).
-    spelled: Vec<Vec<(u32, String)>>,
+    spelled: Vec<Vec<Spelled>>,
     scratch: Vec<String>,
 }
 
@@ -80,7 +83,7 @@ impl Run {
     }
 
     /// The terms of one field of a document; its words written with `ґ` go to `spelled`.
-    fn field(&mut self, text: &str, spelled: &mut Vec<(u32, String)>) -> FieldTerms {
+    fn field(&mut self, text: &str, spelled: &mut Vec<Spelled>) -> FieldTerms {
         let mut all: Vec<u32> = Vec::new();
         for chunk in text.split(char::is_whitespace) {
             if chunk.is_empty() {
