@@ -4,7 +4,8 @@
 //! - [`load`]: read `content/` (front matter, encodings) — with [`config`] and [`glossary`];
 //! - [`site`]: resolve — render each chapter's Markdown once ([`markdown`]), collect the
 //!   numbered [`sections`], and check cross-references ([`xref`], where `7.0.0` becomes a link);
-//! - [`render`]: fill the templates of the [`theme`] for every page and language;
+//! - [`render`]: fill the templates of the [`theme`] for every page and language (and the
+//!   single-page [`print`] view of each language);
 //! - [`output`]: write into a staging folder and swap it in, never touching what is not ours.
 
 pub mod autolink;
@@ -20,6 +21,7 @@ pub mod limits;
 pub mod load;
 pub mod markdown;
 pub mod output;
+pub mod print;
 pub mod reading;
 pub mod reading_pages;
 pub mod render;

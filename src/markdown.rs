@@ -287,17 +287,18 @@ pub fn prepare_with<'s>(
                 }
             }
             Event::FootnoteReference(label) => {
-                let n = st.footnote_number(&label);
-                let id = escape(&label);
-                buf.push(Event::Html(
-                    format!("<sup class=\"fnref\" id=\"fnref-{id}\"><a href=\"#fn-{id}\" role=\"doc-noteref\">{n}</a></sup>").into(),
-                ));
+                let h = st.footnote_ref(&label);
+                buf.push(Event::Html(h.into()));
             }
             Event::Start(Tag::FootnoteDefinition(label)) => {
                 let n = st.footnote_number(&label);
-                let id = escape(&label);
                 st.used_anchors.insert(format!("fn-{label}"));
-                buf.push(Event::Html(format!("<div class=\"footnote\" id=\"fn-{id}\" role=\"doc-footnote\"><a class=\"fn-back\" href=\"#fnref-{id}\">{n}</a>").into()));
+                let mut h = String::from("<div class=\"footnote\" id=\"");
+                st.anchor(&format!("fn-{label}"), &mut h);
+                h.push_str("\" role=\"doc-footnote\"><a class=\"fn-back\" href=\"#");
+                st.anchor(&format!("fnref-{label}"), &mut h);
+                h.push_str(&format!("\">{n}</a>"));
+                buf.push(Event::Html(h.into()));
             }
             Event::End(TagEnd::FootnoteDefinition) => buf.push(Event::Html("</div>\n".into())),
             other => buf.push(other),
@@ -374,6 +375,27 @@ impl<'s> State<'s> {
 
     /// What a footnote shows: its own label when that is a number (a document that numbers
     /// its notes across chapters keeps its numbers), otherwise its position on the page.
+    /// Where an id of this text goes, or the fragment of a link to one: a placeholder for the
+    /// anchor (see [`Pending::Anchor`]).
+    fn anchor(&mut self, anchor: &str, out: &mut String) {
+        let idx = self.out.pending.len();
+        self.out.pending.push(Pending::Anchor {
+            anchor: anchor.to_string(),
+        });
+        placeholder(out, idx, Mark::Bare);
+    }
+
+    /// `<sup class="fnref" id="fnref-x"><a href="#fn-x" …>1</a></sup>`
+    fn footnote_ref(&mut self, label: &str) -> String {
+        let n = self.footnote_number(label);
+        let mut h = String::from("<sup class=\"fnref\" id=\"");
+        self.anchor(&format!("fnref-{label}"), &mut h);
+        h.push_str("\"><a href=\"#");
+        self.anchor(&format!("fn-{label}"), &mut h);
+        h.push_str(&format!("\" role=\"doc-noteref\">{n}</a></sup>"));
+        h
+    }
+
     fn footnote_number(&mut self, label: &str) -> String {
         let pos = match self.footnotes.iter().position(|l| l == label) {
             Some(i) => i + 1,
@@ -465,7 +487,7 @@ impl<'s> State<'s> {
         html.push('<');
         html.push_str(&tag);
         html.push_str(" id=\"");
-        escape_into(&anchor, html);
+        self.anchor(&anchor, html);
         html.push('"');
         if !classes.is_empty() {
             html.push_str(" class=\"");
@@ -502,9 +524,8 @@ impl<'s> State<'s> {
                 }
                 Event::Text(t) => events.push(Event::Html(self.symbols_only(&t).into())),
                 Event::FootnoteReference(label) => {
-                    let n = self.footnote_number(&label);
-                    let id = escape(&label);
-                    events.push(Event::Html(format!("<sup class=\"fnref\" id=\"fnref-{id}\"><a href=\"#fn-{id}\" role=\"doc-noteref\">{n}</a></sup>").into()));
+                    let h = self.footnote_ref(&label);
+                    events.push(Event::Html(h.into()));
                 }
                 Event::Html(h) | Event::InlineHtml(h) => {
                     if !self.src.safe {
@@ -519,7 +540,7 @@ impl<'s> State<'s> {
         pulldown_cmark::html::push_html(html, events.into_iter());
         if self.src.sections {
             html.push_str("<a class=\"permalink\" href=\"#");
-            escape_into(&anchor, html);
+            self.anchor(&anchor, html);
             html.push_str("\" aria-hidden=\"true\" tabindex=\"-1\">#</a>");
         }
         html.push_str("</");
@@ -694,12 +715,18 @@ impl<'s> State<'s> {
                 }
             }
             self.local_links.push((frag.to_string(), line));
-            return Some(Event::Start(Tag::Link {
-                link_type,
-                dest_url: dest,
-                title,
-                id,
-            }));
+            // written here rather than by the HTML writer: the target is an anchor of this text,
+            // which the print view renames (its end tag is still the writer's `</a>`)
+            let mut a = String::from("<a href=\"#");
+            self.anchor(frag, &mut a);
+            a.push('"');
+            if !title.is_empty() {
+                a.push_str(" title=\"");
+                escape_into(&title, &mut a);
+                a.push('"');
+            }
+            a.push('>');
+            return Some(Event::Html(a.into()));
         }
         if !is_safe_url(d, false) {
             self.out.diags.push(Diagnostic::warning(

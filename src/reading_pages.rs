@@ -42,6 +42,13 @@ pub fn fill_extra(
                 // chapter pages sit next to their language's glossary: keep the link short,
                 // there are many of them
                 out.push_str("<a class=\"gl\" href=\"");
+                if page.print {
+                    // the print view ends with the glossary
+                    out.push_str("#glossary:");
+                    escape_into(anchor, out);
+                    out.push_str("\">");
+                    return;
+                }
                 if page.root != PAGE_ROOT {
                     escape_into(page.root, out);
                     escape_into(page.lang, out);
@@ -88,7 +95,15 @@ pub fn referenced_by(site: &Site, text_lang: &str, page: Page<'_>, number: &str,
             .as_deref()
             .map(|n| format!("#{n}"))
             .unwrap_or_default();
-        let url = if Some(r.chapter_id.as_str()) == page.id && !frag.is_empty() {
+        let url = if page.print {
+            match r.number.as_deref() {
+                Some(n) => format!(
+                    "#{}",
+                    site.resolver().print_anchor(page.lang, &r.chapter_id, n)
+                ),
+                None => format!("#{}", r.chapter_id),
+            }
+        } else if Some(r.chapter_id.as_str()) == page.id && !frag.is_empty() {
             frag
         } else {
             page.chapter_href(page.lang, &r.chapter_id, &frag)
@@ -200,6 +215,7 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
         lang,
         id: None,
         root: PAGE_ROOT,
+        print: false,
     };
     let mut map: BTreeMap<String, (String, String, String)> = BTreeMap::new();
     let mut sources: Vec<&str> = vec![lang];

@@ -23,6 +23,7 @@ pub const REQUIRED_TEMPLATES: &[&str] = &[
     "index.html",
     "root.html",
     "404.html",
+    "print.html",
 ];
 
 /// Compiles the templates; a syntax error names the template and its line.
@@ -176,7 +177,7 @@ struct OtherTerm {
 }
 
 #[derive(Serialize)]
-struct GlossaryItem {
+pub(crate) struct GlossaryItem {
     anchor: String,
     extra_anchors: Vec<String>,
     term: String,
@@ -190,14 +191,20 @@ struct GlossaryItem {
 }
 
 pub struct Renderer<'a> {
-    site: &'a Site,
+    pub(crate) site: &'a Site,
     tera: Tera,
-    index: HashMap<(&'a str, &'a str), usize>,
+    pub(crate) index: HashMap<(&'a str, &'a str), usize>,
 }
 
 /// One entry of a chapter's table of contents: `<li>` with a link to the heading. No closing
 /// tag and no indentation, because the list is on every page.
-fn toc_entry(out: &mut String, level: u8, anchor: &str, number: Option<&str>, title: &str) {
+pub(crate) fn toc_entry(
+    out: &mut String,
+    level: u8,
+    anchor: &str,
+    number: Option<&str>,
+    title: &str,
+) {
     out.push_str("<li");
     if level > 2 {
         out.push_str(&format!(" class=\"toc-l{level}\""));
@@ -215,7 +222,7 @@ fn toc_entry(out: &mut String, level: u8, anchor: &str, number: Option<&str>, ti
 
 /// Stands for a chapter's HTML while its template renders (see [`Renderer::chapter`]). Made of
 /// private-use characters so that no text or escaping produces it by chance.
-const CONTENT_MARK: &str = "\u{F8FF}rulebook:content\u{F8FF}";
+pub(crate) const CONTENT_MARK: &str = "\u{F8FF}rulebook:content\u{F8FF}";
 
 /// Replaces every `mark` in `page` by `content`, in one pass and one allocation.
 fn splice(page: &str, mark: &str, content: &str) -> String {
@@ -245,12 +252,12 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn lang_name(&self, lang: &str) -> String {
+    pub(crate) fn lang_name(&self, lang: &str) -> String {
         self.site.theme.string(lang, "language_name")
     }
 
     /// What every page has: language, strings, the language switch and hreflang alternates.
-    fn common(
+    pub(crate) fn common(
         &self,
         lang: &str,
         root: &str,
@@ -295,7 +302,7 @@ impl<'a> Renderer<'a> {
         ctx
     }
 
-    fn render(&self, template: &str, ctx: &Context) -> Result<String, Diagnostic> {
+    pub(crate) fn render(&self, template: &str, ctx: &Context) -> Result<String, Diagnostic> {
         self.tera.render(template, ctx).map_err(|e| {
             locate_runtime_error(
                 template_error(&e, Some(template)),
@@ -318,6 +325,7 @@ impl<'a> Renderer<'a> {
             lang,
             id: Some(id),
             root: PAGE_ROOT,
+            print: false,
         };
         let html = site.resolver().fill_with(
             &page.prepared.html,
@@ -425,12 +433,18 @@ impl<'a> Renderer<'a> {
     pub fn glossary(&self, lang: &str) -> Result<String, Diagnostic> {
         let site = self.site;
         let mut ctx = self.common(lang, PAGE_ROOT, "glossary", &|l| format!("{l}/glossary/"));
+        ctx.insert("title", &site.theme.string(lang, "glossary"));
+        ctx.insert("untranslated_id", "untranslated");
+        ctx.insert("entries", &self.glossary_items(lang, false));
+        self.render("glossary.html", &ctx)
+    }
+
+    /// The entries of `lang`'s glossary as its page shows them: this language's entries in
+    /// alphabetical order, then the ones only another language has. On the print view
+    /// (`print`), every anchor is prefixed `glossary:` and section links stay on the page.
+    pub(crate) fn glossary_items(&self, lang: &str, print: bool) -> Vec<GlossaryItem> {
+        let site = self.site;
         let resolver = site.resolver();
-        let page = Page {
-            lang,
-            id: None,
-            root: PAGE_ROOT,
-        };
         let mut items: Vec<(Vec<u32>, GlossaryItem)> = Vec::new();
         let mut seen_keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
         // every id on the page, and where each of this language's entries is in `items`
@@ -505,7 +519,18 @@ impl<'a> Renderer<'a> {
                         term,
                         aliases: e.aliases.clone(),
                         others,
-                        definition: resolver.fill(&prepared.html, &prepared.pending, page),
+                        definition: {
+                            // on the print view, a definition's own anchors (footnotes) are
+                            // kept apart from every other entry's
+                            let ns = format!("glossary:{}", e.anchor);
+                            let page = Page {
+                                lang,
+                                id: print.then_some(ns.as_str()),
+                                root: PAGE_ROOT,
+                                print,
+                            };
+                            resolver.fill(&prepared.html, &prepared.pending, page)
+                        },
                         source: e.source.clone(),
                         tags: e.tags.clone(),
                         translated: src_lang == lang,
@@ -515,10 +540,16 @@ impl<'a> Renderer<'a> {
             }
         }
         items.sort_by(|a, b| (!a.1.translated, &a.0).cmp(&(!b.1.translated, &b.0)));
-        let items: Vec<GlossaryItem> = items.into_iter().map(|(_, i)| i).collect();
-        ctx.insert("title", &site.theme.string(lang, "glossary"));
-        ctx.insert("entries", &items);
-        self.render("glossary.html", &ctx)
+        let mut items: Vec<GlossaryItem> = items.into_iter().map(|(_, i)| i).collect();
+        if print {
+            for i in &mut items {
+                i.anchor.insert_str(0, "glossary:");
+                for a in &mut i.extra_anchors {
+                    a.insert_str(0, "glossary:");
+                }
+            }
+        }
+        items
     }
 
     pub fn root_page(&self) -> Result<String, Diagnostic> {
@@ -577,6 +608,8 @@ enum PageJob<'s> {
     /// `<lang>/s/p<k>.js`: section previews.
     Previews(&'s str),
     Chapter(&'s str, &'s str, usize),
+    /// `<lang>/print/index.html`: every chapter on one page.
+    Print(&'s str),
 }
 
 /// Writes every file of the site into `dir`. Returns the number of files written.
@@ -586,6 +619,9 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
     // single renders, so they go first: the chapter pages then fill the other threads around
     // them instead of waiting behind them.
     let mut jobs: Vec<PageJob> = Vec::new();
+    for lang in &site.config.languages {
+        jobs.push(PageJob::Print(lang));
+    }
     for lang in &site.config.languages {
         jobs.push(PageJob::Index(lang));
         jobs.push(PageJob::Glossary(lang));
@@ -616,6 +652,13 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
                     crate::reading_pages::short_page(site, lang),
                 )],
                 PageJob::Previews(lang) => crate::reading_pages::preview_files(site, lang, None),
+                PageJob::Print(lang) => {
+                    // the one page that grows with the whole book: its own line in the timings
+                    let mut sw = crate::timing::Stopwatch::start();
+                    let html = r.print(lang)?;
+                    sw.lap(&format!("print view {lang} ({} KB)", html.len() / 1024));
+                    vec![(crate::print::print_path(lang), html)]
+                }
                 PageJob::Chapter(lang, id, pos) => vec![(
                     format!("{}index.html", chapter_path(lang, id)),
                     r.chapter(lang, id, pos)?,

@@ -55,6 +55,11 @@ pub enum Pending {
     Term { term: u32 },
     /// Just after a numbered heading: where the sections that refer to it are listed.
     Section { number: String },
+    /// An id the text gives (a heading's anchor, a footnote's), or the target of a link to one
+    /// on the same page. It is the anchor itself on the chapter's own page; the print view, which
+    /// puts every chapter on one page, gives it the chapter's prefix there (see
+    /// [`Resolver::page_anchor`]), so that ids stay unique and in-page links keep working.
+    Anchor { anchor: String },
 }
 
 pub fn placeholder(out: &mut String, index: usize, mark: Mark) {
@@ -104,6 +109,10 @@ pub struct Page<'a> {
     pub id: Option<&'a str>,
     /// Relative path from the page to the site root.
     pub root: &'a str,
+    /// Whether this is the language's print view, which holds every chapter: links to any
+    /// chapter of `lang` stay on the page, and `id` names the chapter being filled (or the
+    /// glossary entry), whose anchors get it as a prefix.
+    pub print: bool,
 }
 
 impl Page<'_> {
@@ -145,6 +154,9 @@ impl Resolver<'_> {
 
     pub fn section_url(&self, page: Page<'_>, number: &str) -> Option<String> {
         let (lang, id) = self.section_page(page.lang, number)?;
+        if page.print && lang == page.lang {
+            return Some(format!("#{}", self.print_anchor(page.lang, &id, number)));
+        }
         if lang == page.lang && Some(id.as_str()) == page.id {
             return Some(format!("#{number}"));
         }
@@ -153,6 +165,13 @@ impl Resolver<'_> {
 
     fn chapter_url(&self, page: Page<'_>, path: &Path, fragment: Option<&str>) -> Option<String> {
         let (_, id) = self.chapters.files.get(path)?;
+        if page.print {
+            // every chapter is on the print view: its wrapper carries the chapter's id
+            return Some(match fragment {
+                Some(f) => format!("#{}", self.print_anchor(page.lang, id, f)),
+                None => format!("#{id}"),
+            });
+        }
         let frag = fragment.map(|f| format!("#{f}")).unwrap_or_default();
         if Some(id.as_str()) == page.id {
             return Some(if frag.is_empty() {
@@ -163,6 +182,33 @@ impl Resolver<'_> {
         }
         // every chapter is published in every language, so the reader's language always has it
         Some(page.chapter_href(page.lang, id, &frag))
+    }
+
+    /// The id that anchor `anchor` of chapter `chapter` has on `lang`'s print view. A section
+    /// number keeps its own id (so `print/#7.1.0` works like `combat/#7.1.0`) where it is the
+    /// section a link to that number lands on; every other anchor, and a number that another
+    /// chapter on the page owns (an untranslated chapter shown in the original language may
+    /// repeat one), becomes `chapter:anchor`. Chapter ids hold only letters, digits, `-` and
+    /// `_`, and numbers only digits and dots, so no two ids on the page can be the same.
+    pub fn print_anchor<'s>(
+        &self,
+        lang: &str,
+        chapter: &str,
+        anchor: &'s str,
+    ) -> std::borrow::Cow<'s, str> {
+        match self.section_page(lang, anchor) {
+            Some((l, id)) if l == lang && id == chapter => anchor.into(),
+            _ => format!("{chapter}:{anchor}").into(),
+        }
+    }
+
+    /// The id of a text's own anchor on `page`: itself, or on the print view, prefixed (see
+    /// [`Self::print_anchor`]).
+    pub fn page_anchor<'s>(&self, page: Page<'_>, anchor: &'s str) -> std::borrow::Cow<'s, str> {
+        match (page.print, page.id) {
+            (true, Some(id)) => self.print_anchor(page.lang, id, anchor),
+            _ => anchor.into(),
+        }
     }
 
     /// Fills the placeholders of `html` for one page.
@@ -227,6 +273,9 @@ impl Resolver<'_> {
                 {
                     out.push_str("</a>")
                 }
+                (Some(BARE), Pending::Anchor { anchor }) => {
+                    escape_into(&self.page_anchor(page, anchor), &mut out);
+                }
                 (
                     Some(m @ (OPEN | CLOSE | BARE)),
                     p @ (Pending::Term { .. } | Pending::Section { .. }),
@@ -278,7 +327,7 @@ impl Resolver<'_> {
                         }
                     }
                 },
-                Pending::Term { .. } | Pending::Section { .. } => {}
+                Pending::Term { .. } | Pending::Section { .. } | Pending::Anchor { .. } => {}
                 Pending::Chapter { path, fragment, line } => match self.chapters.files.get(path) {
                     None => out.push(Diagnostic::warning(
                         "broken-link",

@@ -371,3 +371,86 @@ fn axe_finds_no_serious_violations() {
         );
     }
 }
+
+#[test]
+fn glossary_term_on_touch_first_tap_shows_second_tap_opens() {
+    let b = Browser::start(390, 844);
+    open(&b, "uk/introduction/");
+    let tip_up =
+        "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.textContent";
+    for (i, what) in [
+        (0, "a term, terms not loaded yet"),
+        (1, "another term, terms loaded"),
+    ] {
+        b.js_with(
+            "var a = document.querySelectorAll('article a.gl')[arguments[0]]; a.id = 'tap-me'; a.scrollIntoView({block: 'center'});",
+            vec![serde_json::json!(i)],
+        );
+        b.tap("#tap-me");
+        let tip = b.wait_until(tip_up, 10, &format!("tooltip on the first tap ({what})"));
+        assert!(!tip.as_str().unwrap().is_empty());
+        // the first tap must not have followed the link
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            b.url().contains("/uk/introduction/"),
+            "first tap on {what} opened {}",
+            b.url()
+        );
+        if i == 0 {
+            b.screenshot(&shots().join("tooltip-touch-phone.png"));
+            // a tap elsewhere; then the next term
+            b.js("document.getElementById('tap-me').removeAttribute('id')");
+            b.tap("h1");
+            continue;
+        }
+        b.tap("#tap-me");
+        b.wait_until(
+            "return location.pathname.indexOf('/uk/glossary/') === 0 && location.hash.length > 1",
+            10,
+            "the second tap opens the entry",
+        );
+    }
+}
+
+#[test]
+fn untranslated_paragraph_is_marked_in_the_reader_language() {
+    for (w, h, name) in [(1280, 860, "desktop"), (390, 844, "phone")] {
+        let b = Browser::start(w, h);
+        open(&b, "uk/main-actions/");
+        let seen = b.js(
+            "var p = document.querySelector('article p.untr'); p.scrollIntoView({block: 'center'}); var n = p.previousElementSibling; var r = n.getBoundingClientRect(); return [p.lang, p.title, n.className, n.lang, n.textContent, r.height > 0 && r.width > 0, getComputedStyle(p).borderLeftStyle];",
+        );
+        assert_eq!(seen[0], "en", "the paragraph says it is English: {seen}");
+        assert_eq!(seen[1], "Цей абзац ще не перекладено", "{seen}");
+        assert_eq!(seen[2], "untr-note", "a note opens the run: {seen}");
+        assert_eq!(
+            seen[3], "uk",
+            "the note is in the reader's language: {seen}"
+        );
+        assert_eq!(seen[4], "Цей абзац ще не перекладено");
+        assert_eq!(seen[5], true, "the note is visible: {seen}");
+        assert_eq!(seen[6], "dotted", "the paragraph is marked: {seen}");
+        // one note per run of untranslated paragraphs, not one per paragraph
+        let counts = b.js("var runs = [].filter.call(document.querySelectorAll('article p.untr'), function (p) { var q = p.previousElementSibling; while (q && q.classList.contains('untr-note')) q = q.previousElementSibling; return !(q && q.classList.contains('untr')); }).length; return [runs, document.querySelectorAll('article .untr-note').length]");
+        assert!(counts[1].as_u64().unwrap() >= 1);
+        assert_eq!(counts[0], counts[1], "one note per run: {counts}");
+        b.screenshot(&shots().join(format!("untranslated-{name}.png")));
+    }
+}
+
+#[test]
+fn phone_header_is_compact_and_search_in_reach() {
+    let b = Browser::start(390, 844);
+    open(&b, "uk/damage-and-destruction/");
+    let r = b.js("var h = document.querySelector('header.top').getBoundingClientRect(); var s = document.getElementById('search-input').getBoundingClientRect(); return [h.height, s.width, s.bottom <= h.bottom, getComputedStyle(document.querySelector('header.top')).position];");
+    let height = r[0].as_f64().unwrap();
+    assert!(height <= 70.0, "header is {height}px tall on a phone");
+    assert!(r[1].as_f64().unwrap() > 150.0, "search box usable: {r}");
+    assert_eq!(r[2], true, "search box inside the bar: {r}");
+    assert_eq!(r[3], "sticky", "the bar stays at hand: {r}");
+    // the copy-link button draws its icon (no empty box from a missing emoji font)
+    let icon = b.js("var b = document.querySelector('button.copy-link'); var s = b.querySelector('svg'); return s && s.getBoundingClientRect().width");
+    assert!(icon.as_f64().unwrap_or(0.0) > 8.0, "copy-link icon: {icon}");
+    b.js("window.scrollTo(0, 400)");
+    b.screenshot(&shots().join("chapter-phone-header.png"));
+}

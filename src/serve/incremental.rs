@@ -3,10 +3,11 @@
 //! An edit to a chapter re-reads that one file and renders its Markdown again, updates the
 //! section index and anchors, and writes that chapter's page in every language. Other pages are
 //! written again only when they depend on what changed: the pages that refer to a section number
-//! that appeared or disappeared, the neighbours (previous/next links show titles) and the
-//! contents pages when titles or headings changed. Anything else (the glossary, templates,
-//! static files, UI strings, settings, a new, removed or renamed chapter) rebuilds the whole site,
-//! which the build does fast enough, and which can never be subtly wrong.
+//! that appeared or disappeared, the neighbours (previous/next links show titles), the print
+//! view (which holds every chapter) and the contents pages when titles or headings changed.
+//! Anything else (the glossary, templates, static files, UI strings, settings, a new, removed
+//! or renamed chapter) rebuilds the whole site, which the build does fast enough, and which can
+//! never be subtly wrong.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -215,7 +216,9 @@ impl Live {
                             }
                             // "referenced by" lists under numbered headings
                             Pending::Section { number } => appeared.contains(number),
-                            Pending::Chapter { .. } | Pending::Term { .. } => false,
+                            Pending::Chapter { .. }
+                            | Pending::Term { .. }
+                            | Pending::Anchor { .. } => false,
                         });
                         if refers {
                             to_render.insert(p.chapter.id.clone());

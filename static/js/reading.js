@@ -161,15 +161,17 @@
   function out(e) {
     if (target(e)) { wanted = null; scheduleHide(); }
   }
-  /* On touch, the first tap shows the card and the second follows the link. */
-  var touched = false;
+  /* On touch, the first tap shows the card and the second follows the link. A tap also makes
+     the browser send mouseover and focus before its click, which show the card already: what
+     counts is whether the card was up for this link when the finger came down. */
+  var touched = null, shownAtTouch = false;
   function click(e) {
     var a = target(e);
-    if (!a || !touched) return;
-    touched = false;
-    if (tipFor !== a) {
+    if (!a || touched !== a) return;
+    touched = null;
+    if (!shownAtTouch) {
       e.preventDefault();
-      over({ target: a });
+      if (tipFor !== a) over({ target: a });
     }
   }
 
@@ -183,7 +185,8 @@
       b.setAttribute("data-anchor", hs[i].id);
       b.setAttribute("aria-label", (strings.copy_link || "Copy link") + " " + hs[i].id);
       b.title = strings.copy_link || "";
-      b.innerHTML = '<span aria-hidden="true">🔗</span>';
+      /* drawn, not a character: a link emoji is an empty box where no emoji font is installed */
+      b.innerHTML = '<svg aria-hidden="true" focusable="false" width="14" height="14" viewBox="0 0 16 16"><path fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" d="M6.6 9.4a3 3 0 0 0 4.2 0l2.3-2.3a3 3 0 0 0-4.2-4.2l-1 1M9.4 6.6a3 3 0 0 0-4.2 0L2.9 8.9a3 3 0 0 0 4.2 4.2l1-1"/></svg>';
       hs[i].appendChild(b);
     }
     doc.addEventListener("click", function (e) {
@@ -232,7 +235,7 @@
         var txt = "";
         if (cur) {
           var num = cur.querySelector(".secnum");
-          txt = " › " + (num ? num.textContent + " " : "") + cur.textContent.replace(num ? num.textContent : "", "").replace("🔗", "").replace(/#$/, "").trim();
+          txt = " › " + (num ? num.textContent + " " : "") + cur.textContent.replace(num ? num.textContent : "", "").replace(/#$/, "").trim();
         }
         if (crumb.textContent !== txt) crumb.textContent = txt;
       }
@@ -260,12 +263,21 @@
     });
   }
 
-  /* ---- untranslated paragraphs say so on hover ---- */
+  /* ---- untranslated paragraphs: each says so on hover, and a short note in the page's
+     language opens every run of them, where a finger or a screen reader finds it too ---- */
   function untranslated() {
     var art = doc.querySelector("article[data-untr]");
     if (!art) return;
+    var text = art.getAttribute("data-untr");
     var ps = art.querySelectorAll(".untr");
-    for (var i = 0; i < ps.length; i++) ps[i].title = art.getAttribute("data-untr");
+    for (var i = 0; i < ps.length; i++) {
+      ps[i].title = text;
+      var prev = ps[i].previousElementSibling;
+      if (prev && (prev.classList.contains("untr") || prev.classList.contains("untr-note"))) continue;
+      var note = el("p", "untr-note", text);
+      note.lang = lang;
+      ps[i].parentNode.insertBefore(note, ps[i]);
+    }
   }
 
   /* ---- side by side: ?pair=en loads the other language's chapter and aligns the two by
@@ -374,7 +386,10 @@
     doc.addEventListener("mouseout", out);
     doc.addEventListener("focusin", over);
     doc.addEventListener("focusout", function (e) { if (target(e)) { wanted = null; hide(); } });
-    doc.addEventListener("touchstart", function (e) { touched = !!target(e); }, { passive: true });
+    doc.addEventListener("touchstart", function (e) {
+      touched = target(e);
+      shownAtTouch = !!touched && tipFor === touched && !tip.hidden;
+    }, { passive: true });
     doc.addEventListener("click", click, true);
     doc.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
     themeToggle();

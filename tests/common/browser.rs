@@ -241,6 +241,35 @@ impl Browser {
         });
     }
 
+    /// Runs a Chrome DevTools Protocol command (chromedriver's `goog/cdp/execute`): what
+    /// WebDriver has no command for, such as emulating print media.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.rt
+            .block_on(self.client.issue_cmd(Cdp(cmd.to_string(), params)))
+            .unwrap_or_else(|e| panic!("CDP {cmd}: {e}"))
+    }
+
+    /// Taps the element with a finger (a WebDriver pointer of type "touch": real touch
+    /// events, then the mouse events and click the browser makes of a tap).
+    pub fn tap(&self, css: &str) {
+        use fantoccini::actions::{InputSource, PointerAction, TouchActions};
+        self.rt
+            .block_on(async {
+                let el = self.client.find(Locator::Css(css)).await?;
+                let tap = TouchActions::new("finger".into())
+                    .then(PointerAction::MoveToElement {
+                        element: el,
+                        duration: None,
+                        x: 0.0,
+                        y: 0.0,
+                    })
+                    .then(PointerAction::Down { button: 0 })
+                    .then(PointerAction::Up { button: 0 });
+                self.client.perform_actions(tap).await
+            })
+            .unwrap_or_else(|e| panic!("tap {css}: {e}"));
+    }
+
     pub fn screenshot(&self, path: &std::path::Path) {
         let png = self.run("screenshot", self.client.screenshot());
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -257,5 +286,27 @@ impl Drop for Browser {
             .block_on(async { tokio::time::timeout(COMMAND_TIMEOUT, client.close()).await });
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+    }
+}
+
+/// chromedriver's endpoint for Chrome DevTools Protocol commands.
+#[derive(Debug)]
+struct Cdp(String, Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (::http::Method, Option<String>) {
+        let body = json!({"cmd": self.0, "params": self.1});
+        (::http::Method::POST, Some(body.to_string()))
     }
 }
