@@ -3,8 +3,9 @@
 //! An edit to a chapter re-reads that one file and renders its Markdown again, updates the
 //! section index and anchors, and writes that chapter's page in every language. Other pages are
 //! written again only when they depend on what changed: the pages that refer to a section number
-//! that appeared or disappeared, the neighbours (previous/next links show titles), the print
-//! view (which holds every chapter) and the contents pages when titles or headings changed.
+//! that appeared or disappeared, the neighbours (previous/next links show titles) and the
+//! contents pages when titles or headings changed; the print view, which holds every chapter,
+//! right after (see [`Live::write_print`]).
 //! Anything else (the glossary, templates, static files, UI strings, settings, a new, removed
 //! or renamed chapter) rebuilds the whole site, which the build does fast enough, and which can
 //! never be subtly wrong.
@@ -314,6 +315,32 @@ impl Live {
             }
         }
         Ok(n)
+    }
+}
+
+impl Live {
+    /// Writes the print view of every language again. It holds every chapter, so it costs as
+    /// much as the whole book: `serve` calls it after an incremental rebuild has been announced,
+    /// so the edited page reloads without waiting for it.
+    pub fn write_print(&self) -> Result<usize, Vec<Diagnostic>> {
+        let r = Renderer::new(&self.site, self.tera.clone());
+        for lang in &self.site.config.languages {
+            let html = r.print(lang).map_err(|d| vec![d])?;
+            write_atomic(
+                &self.output,
+                &crate::print::print_path(lang),
+                html.as_bytes(),
+            )
+            .map_err(|e| {
+                vec![Diagnostic::error(
+                    "io",
+                    &self.output,
+                    0,
+                    format!("cannot write the site: {e}"),
+                )]
+            })?;
+        }
+        Ok(self.site.config.languages.len())
     }
 }
 

@@ -162,6 +162,11 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                 );
                 file_errors.clear();
                 shared.publish(Vec::new());
+                if !r.full {
+                    if let Some(Err(e)) = live.as_ref().map(|l| l.write_print()) {
+                        print_findings(&e);
+                    }
+                }
             }
             Err(errors) => {
                 print_findings(&errors);
