@@ -170,10 +170,11 @@ fn pages_files_sitemap_robots_and_cname() {
         tag[i..].split('"').next().unwrap().to_string()
     };
     let urls: Vec<&str> = xml.split("<url>").skip(1).collect();
-    // every page but the short-address page (`en/s/`), which only redirects and is not indexed
+    // every page but the short-address page (`en/s/`), which only redirects, and the print
+    // view (`en/print/`), which repeats every chapter: neither is for search engines
     let chapters = files_with_ext(&out.join("en"), "html")
         .iter()
-        .filter(|p| !p.starts_with(out.join("en/s")))
+        .filter(|p| !p.starts_with(out.join("en/s")) && !p.starts_with(out.join("en/print")))
         .count();
     assert_eq!(urls.len(), 2 * chapters, "one <url> per page and language");
     for u in &urls {
