@@ -9,7 +9,10 @@
 //!   out), the first term of each shard, and the numbers BM25 needs. Typo and prefix matching run over
 //!   the vocabulary, so they need no shard but the ones of the terms they pick.
 //! - `search/t/N.js`: term shards: runs of consecutive terms with their postings, cut at about
-//!   [`SHARD_BYTES`], so a few hundred files even for a large site.
+//!   [`SHARD_BYTES`], so a few hundred files even for a large site. A term found in more than
+//!   [`HEAD_DOCS`] documents of a language keeps only its best-scoring ones there (its head).
+//! - `search/r/N.js`: the rest of those terms' postings (tails), loaded only when the heads
+//!   cannot prove which results come first (see [`Split`]).
 //! - `search/d/N.js`: document chunks of [`CHUNK_DOCS`] documents: what a result shows (title,
 //!   section, chapter, URL and the start of its text).
 //! - `search/x/N.js`: text chunks, the same documents: the rest of each text up to
@@ -34,9 +37,11 @@ use super::terms::TermCache;
 use crate::output::write_file;
 
 /// Target size of a term shard before compression.
-pub const SHARD_BYTES: usize = 24 * 1024;
+pub const SHARD_BYTES: usize = 8 * 1024;
+/// Target size of a tail file before compression.
+pub const TAIL_BYTES: usize = 64 * 1024;
 /// Documents per document chunk.
-pub const CHUNK_DOCS: usize = 32;
+pub const CHUNK_DOCS: usize = 16;
 /// Characters of a document's text in its document chunk: the snippet shown at once.
 pub const SNIPPET_CHARS: usize = 100;
 /// Characters of a document's text the browser can show a passage from: what is beyond the
@@ -143,34 +148,109 @@ fn encode(mut v: u32, out: &mut Vec<u8>) {
     out.push(DIGITS[v as usize]);
 }
 
-/// Postings of one term in one field, encoded: for each document that has the term, its gap
-/// from the previous one, then `length id × 8 + frequency` (frequency below 8), or
-/// `length id × 8` followed by the frequency.
-#[derive(Default)]
-struct Postings {
-    enc: Vec<u8>,
-    last: u32,
-    count: u32,
-    /// The sum of the frequencies.
-    total: u64,
-}
+/// The postings of one term in one field: (document, frequency, length id), in document
+/// order.
+type Postings = Vec<(u32, u32, u8)>;
 
-impl Postings {
-    fn push(&mut self, doc: u32, tf: u32, len_id: u8) {
-        encode(doc - self.last, &mut self.enc);
+/// Encodes postings for the browser: for each document, its gap from the previous one, then
+/// `length id × 8 + frequency` (frequency below 8), or `length id × 8` followed by the
+/// frequency.
+fn encode_postings<'a>(postings: impl Iterator<Item = &'a (u32, u32, u8)>, out: &mut Vec<u8>) {
+    let mut last = 0;
+    for &(doc, tf, len_id) in postings {
+        encode(doc - last, out);
         // The length id and a small frequency share one number (most frequencies are 1);
         // low bits 0 say the frequency follows on its own.
         let len = u32::from(len_id) * 8;
         if tf < 8 {
-            encode(len + tf, &mut self.enc);
+            encode(len + tf, out);
         } else {
-            encode(len, &mut self.enc);
-            encode(tf, &mut self.enc);
+            encode(len, out);
+            encode(tf, out);
         }
-        self.last = doc;
-        self.count += 1;
-        self.total += u64::from(tf);
+        last = doc;
     }
+}
+
+/// How one term's postings are split for the browser. In each language, the [`HEAD_DOCS`]
+/// documents where the term scores best go into its term shard (the head); the rest, if
+/// any, into a tail file that the browser loads only when the head cannot prove the top
+/// results (see `static/js/search.js`: every document left out scores at most as much as the
+/// weakest one kept, so when the results shown outscore that bound they are the exact top).
+/// A word on most sections of a large site is then a few hundred postings to download
+/// instead of tens of thousands.
+struct Split {
+    /// The documents kept in the head, in order.
+    head: Vec<u32>,
+    /// Bit `l` set: the term has documents of language `l` in its tail.
+    mask: u32,
+}
+
+/// Documents of one language kept in a term's head.
+pub const HEAD_DOCS: usize = 200;
+
+/// The split of one term's `[title, body]` postings. `langs` are the document ranges of the
+/// languages, `stats` the numbers BM25 needs.
+fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> Option<Split> {
+    // The term's score in each document, as search.js computes it: title, then body.
+    let mut docs: Vec<(u32, f64)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    let score = |f: usize, &(_, tf, len): &(u32, u32, u8)| {
+        super::rank::bm25(
+            tf,
+            stats.norms[len as usize],
+            p[f].len() as u64,
+            stats.n as u64,
+            stats.avg[f],
+        )
+    };
+    while i < p[0].len() || j < p[1].len() {
+        let dt = p[0].get(i).map_or(u32::MAX, |x| x.0);
+        let db = p[1].get(j).map_or(u32::MAX, |x| x.0);
+        let d = dt.min(db);
+        let mut s = 0.0;
+        if dt == d {
+            s += super::rank::TITLE_BOOST * score(0, &p[0][i]);
+            i += 1;
+        }
+        if db == d {
+            s += score(1, &p[1][j]);
+            j += 1;
+        }
+        docs.push((d, s));
+    }
+    let mut keep = vec![true; docs.len()];
+    let mut mask = 0;
+    for (l, (_, from, to)) in langs.iter().enumerate() {
+        let a = docs.partition_point(|x| (x.0 as usize) < *from);
+        let b = docs.partition_point(|x| (x.0 as usize) < *to);
+        if b - a <= HEAD_DOCS {
+            continue;
+        }
+        let mut order: Vec<usize> = (a..b).collect();
+        order.sort_by(|&x, &y| docs[y].1.total_cmp(&docs[x].1).then(x.cmp(&y)));
+        for &x in &order[HEAD_DOCS..] {
+            keep[x] = false;
+        }
+        mask |= 1 << l;
+    }
+    if mask == 0 {
+        return None;
+    }
+    let head = docs
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|((d, _), _)| *d)
+        .collect();
+    Some(Split { head, mask })
+}
+
+/// What BM25 needs besides a term's own postings.
+struct Stats {
+    n: usize,
+    avg: [f64; 2],
+    norms: Vec<u32>,
 }
 
 #[derive(Serialize)]
@@ -246,7 +326,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
                 tokens[f] += u64::from(ft.len);
                 let len_id = FieldNormReader::fieldnorm_to_id(ft.len);
                 for (local, tf) in &ft.terms {
-                    postings[global[*local as usize]][f].push(doc, *tf, len_id);
+                    postings[global[*local as usize]][f].push((doc, *tf, len_id));
                 }
             }
             // (global term, spelling) → frequency in this document
@@ -262,7 +342,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
                     .or_default()
                     .entry(s.to_string())
                     .or_default()
-                    .push(doc, tf, 0);
+                    .push((doc, tf, 0));
             }
             doc += 1;
         }
@@ -272,34 +352,54 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     // A term has more than one spelling when it has two with `ґ`, or one with `ґ` and
     // occurrences beyond it (spelled with `г`). With one spelling, the spelling cannot
     // reorder anything (rank.rs `folded_docs`), so it is left out of the index.
+    let total = |p: &Postings| p.iter().map(|x| u64::from(x.1)).sum::<u64>();
     spelled.retain(|id, sp| {
-        let with = sp.values().map(|p| p.total).sum::<u64>();
-        sp.len() > 1 || postings[*id][0].total + postings[*id][1].total > with
+        let with = sp.values().map(total).sum::<u64>();
+        sp.len() > 1 || total(&postings[*id][0]) + total(&postings[*id][1]) > with
     });
-
-    sw.lap("search: postings");
-    // Cut the sorted vocabulary into shards.
-    let mut shards = Vec::new();
-    let mut size = 0;
-    for (i, (term, id)) in vocab.iter().enumerate() {
-        if i == 0 || size >= SHARD_BYTES {
-            shards.push(i);
-            size = 0;
-        }
-        size += term.len() + 8 + postings[*id][0].enc.len() + postings[*id][1].enc.len();
-        if let Some(sp) = spelled.get(id) {
-            size += sp
-                .iter()
-                .map(|(s, p)| s.len() + 6 + p.enc.len())
-                .sum::<usize>();
-        }
-    }
 
     let mut langs = Vec::new();
     for l in languages {
         let first = docs.iter().position(|d| &d.lang == l).unwrap_or(docs.len());
         let end = first + docs[first..].iter().take_while(|d| &d.lang == l).count();
         langs.push((l.clone(), first, end));
+    }
+    let norms: Vec<u32> = (0..=255u8).map(FieldNormReader::id_to_fieldnorm).collect();
+    let stats = Stats {
+        n: docs.len(),
+        avg: [
+            tokens[0] as f64 / docs.len().max(1) as f64,
+            tokens[1] as f64 / docs.len().max(1) as f64,
+        ],
+        norms: norms.clone(),
+    };
+    // Each term's entry in its shard and its tail (if it has one), encoded.
+    let encoded: Vec<(Vec<u8>, Option<Vec<u8>>)> = vocab
+        .par_iter()
+        .map(|(term, id)| entry(term, &postings[*id], spelled.get(id), &langs, &stats))
+        .collect::<Result<_, _>>()?;
+
+    sw.lap("search: postings");
+    // Cut the sorted vocabulary into shards, and the terms with tails into tail files.
+    let mut shards = Vec::new();
+    let mut tails: Vec<Vec<usize>> = Vec::new();
+    let mut tail_of = vec![0usize; vocab.len()];
+    let (mut size, mut tail_size) = (0, 0);
+    for (i, (head, tail)) in encoded.iter().enumerate() {
+        if i == 0 || size >= SHARD_BYTES {
+            shards.push(i);
+            size = 0;
+        }
+        size += head.len();
+        if let Some(t) = tail {
+            if tails.is_empty() || tail_size >= TAIL_BYTES {
+                tails.push(Vec::new());
+                tail_size = 0;
+            }
+            tails.last_mut().unwrap().push(i);
+            tail_of[i] = tails.len() - 1;
+            tail_size += t.len();
+        }
     }
     let meta = Meta {
         n: docs.len(),
@@ -316,9 +416,9 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
         df: vocab
             .iter()
             .filter(|(t, _)| !is_number(t))
-            .map(|(_, id)| u64::from(postings[*id][0].count + postings[*id][1].count))
+            .map(|(_, id)| (postings[*id][0].len() + postings[*id][1].len()) as u64)
             .collect(),
-        norms: (0..=255u8).map(FieldNormReader::id_to_fieldnorm).collect(),
+        norms,
     };
     let meta_json = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
     let version = {
@@ -348,29 +448,31 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
         .enumerate()
         .try_for_each(|(k, &(from, to))| {
             let mut s = format!("RulebookSearch.shard({k},{{").into_bytes();
-            for (i, (term, id)) in vocab[from..to].iter().enumerate() {
-                if i > 0 {
+            for i in from..to {
+                if i > from {
                     s.push(b',');
                 }
-                serde_json::to_writer(&mut s, term).map_err(std::io::Error::other)?;
-                s.extend_from_slice(b":[\"");
-                s.extend_from_slice(&postings[*id][0].enc);
-                s.extend_from_slice(b"\",\"");
-                s.extend_from_slice(&postings[*id][1].enc);
-                s.push(b'"');
-                // the term's spellings with `ґ`, when it has more than one spelling
-                for (sp, p) in spelled.get(id).into_iter().flatten() {
-                    s.push(b',');
-                    serde_json::to_writer(&mut s, sp).map_err(std::io::Error::other)?;
-                    s.extend_from_slice(b",\"");
-                    s.extend_from_slice(&p.enc);
-                    s.push(b'"');
+                s.extend_from_slice(&encoded[i].0);
+                if encoded[i].1.is_some() {
+                    // the tail file's number closes the entry
+                    s.pop();
+                    s.extend_from_slice(format!(",{}]", tail_of[i]).as_bytes());
                 }
-                s.push(b']');
             }
             s.extend_from_slice(b"});\n");
             write_file(dir, &format!("search/t/{k}.js"), &s)
         })?;
+    tails.par_iter().enumerate().try_for_each(|(k, terms)| {
+        let mut s = format!("RulebookSearch.tail({k},{{").into_bytes();
+        for (n, &i) in terms.iter().enumerate() {
+            if n > 0 {
+                s.push(b',');
+            }
+            s.extend_from_slice(encoded[i].1.as_deref().unwrap_or_default());
+        }
+        s.extend_from_slice(b"});\n");
+        write_file(dir, &format!("search/r/{k}.js"), &s)
+    })?;
 
     sw.lap("search: term shards");
     let chunks: Vec<&[Doc]> = docs.chunks(CHUNK_DOCS).collect();
@@ -402,7 +504,10 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             format!("RulebookSearch.text({k},{json});\n").as_bytes(),
         )
     })?;
-    Ok((1 + shard_ranges.len() + 2 * chunks.len(), version))
+    Ok((
+        1 + shard_ranges.len() + tails.len() + 2 * chunks.len(),
+        version,
+    ))
 }
 
 /// What the text chunk keeps of `text`: from the end of the snippet's characters to
@@ -415,6 +520,57 @@ fn rest_of(text: &str) -> String {
         rest.push('…');
     }
     rest
+}
+
+/// A term's entry in its shard, `"term":["title","body"]`, and in its tail file if it has
+/// one. An entry with a tail is `"term":["title","body",title df,body df,language mask]`
+/// (the shard adds the tail file's number): the document frequencies BM25 needs are no
+/// longer the lengths of the lists. A term with more than one spelling (see `spelled` in
+/// [`write`]) is never split, as which documents rank.rs `folded_docs` weighs down depends on
+/// all of them; its entry goes on with its spellings: `,"spelling","postings"` each.
+fn entry(
+    term: &str,
+    p: &[Postings; 2],
+    spellings: Option<&std::collections::BTreeMap<String, Postings>>,
+    langs: &[(String, usize, usize)],
+    stats: &Stats,
+) -> std::io::Result<(Vec<u8>, Option<Vec<u8>>)> {
+    let mut name = Vec::new();
+    serde_json::to_writer(&mut name, term).map_err(std::io::Error::other)?;
+    let lists = |out: &mut Vec<u8>, keep: &dyn Fn(u32) -> bool| {
+        out.extend_from_slice(&name);
+        out.extend_from_slice(b":[\"");
+        encode_postings(p[0].iter().filter(|x| keep(x.0)), out);
+        out.extend_from_slice(b"\",\"");
+        encode_postings(p[1].iter().filter(|x| keep(x.0)), out);
+        out.push(b'"');
+    };
+    let mut head = Vec::new();
+    match split(p, langs, stats).filter(|_| spellings.is_none()) {
+        None => {
+            lists(&mut head, &|_| true);
+            for (sp, p) in spellings.into_iter().flatten() {
+                head.push(b',');
+                serde_json::to_writer(&mut head, sp).map_err(std::io::Error::other)?;
+                head.extend_from_slice(b",\"");
+                encode_postings(p.iter(), &mut head);
+                head.push(b'"');
+            }
+            head.push(b']');
+            Ok((head, None))
+        }
+        Some(sp) => {
+            let in_head = |d: u32| sp.head.binary_search(&d).is_ok();
+            lists(&mut head, &in_head);
+            head.extend_from_slice(
+                format!(",{},{},{}]", p[0].len(), p[1].len(), sp.mask).as_bytes(),
+            );
+            let mut tail = Vec::new();
+            lists(&mut tail, &|d| !in_head(d));
+            tail.push(b']');
+            Ok((head, Some(tail)))
+        }
+    }
 }
 
 /// The start of `text`, at most `chars` characters, cut after a whole word when possible.

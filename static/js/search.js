@@ -1,7 +1,9 @@
 /* rulebook: search in the browser, offline. It matches and ranks exactly like
  * `rulebook search` (the rules and their reasons are in src/search/rank.rs; keep the two
  * together), over the index `rulebook build` writes into search/ (src/search/web.rs):
- * index.js (vocabulary and statistics), t/N.js (term shards), d/N.js (document chunks).
+ * index.js (vocabulary and statistics), t/N.js (term shards: the best-scoring documents of
+ * each term), r/N.js (the rest of common terms' postings, loaded only when needed), d/N.js
+ * (document chunks).
  * Every file is a script, so it loads from file:// as well as from a server, and only the
  * shards a query needs are loaded. Results are built with textContent, never innerHTML. */
 (function () {
@@ -12,7 +14,7 @@
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null;
-  var shards = {}, chunks = {}, texts = {}, loading = {};
+  var shards = {}, tails = {}, chunks = {}, texts = {}, loading = {};
 
   /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
   function script(src) {
@@ -33,49 +35,62 @@
     meta.avg = [m.tokens[0] / m.n, m.tokens[1] / m.n];
   };
   S.shard = function (k, data) { shards[k] = data; };
+  S.tail = function (k, data) { tails[k] = data; };
 
   /* Postings come as strings of digits (src/search/web.rs DIGITS): the first 46 digits end
-     a number, the other 46 continue it, low digits first. */
+     a number, the other 46 continue it, low digits first. Decoded into (document, frequency,
+     length id) triples with absolute document numbers. */
   var DIGITS = "!#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
   var DIGIT = new Int8Array(128).fill(-1);
   for (var di = 0; di < DIGITS.length; di++) DIGIT[DIGITS.charCodeAt(di)] = di;
-  function numbers(s) {
-    var out = [], v = 0, m = 1, i, c;
+  function decode(s) {
+    var out = new Int32Array(s.length), n = 0, v = 0, m = 1, i, c, k = 0, d = 0, num = [0, 0];
+    /* k counts the numbers of the current posting: gap, length id × 8 + frequency, and the
+       frequency on its own when the low bits are 0 (src/search/web.rs `encode_postings`). */
     for (i = 0; i < s.length; i++) {
       c = DIGIT[s.charCodeAt(i)];
-      if (c >= 46) { v += (c - 46) * m; m *= 46; } else { out.push(v + c * m); v = 0; m = 1; }
+      if (c >= 46) { v += (c - 46) * m; m *= 46; continue; }
+      v += c * m;
+      if (k === 0) { d += v; out[n] = d; k = 1; }
+      else if (k === 1) {
+        if (v & 7) { out[n + 1] = v & 7; out[n + 2] = v >> 3; n += 3; k = 0; }
+        else { out[n + 2] = v >> 3; k = 2; }
+      } else { out[n + 1] = v; n += 3; k = 0; }
+      v = 0; m = 1;
     }
-    return out;
+    return out.subarray(0, n);
   }
-  /* Flat (gap, frequency, length id) from the encoding of src/search/web.rs `Postings`. */
-  function decode(s) {
-    var n = numbers(s), out = [], i = 0, c, tf;
-    while (i < n.length) {
-      out.push(n[i]);
-      c = n[i + 1];
-      tf = c & 7;
-      i += 2;
-      if (tf === 0) tf = n[i++];
-      out.push(tf, c >> 3);
-    }
-    return out;
-  }
-  /* The decoded postings of a term: [title, body, spellings], title and body flat (gap,
-     frequency, length id); spellings: [[spelling with ґ, Map doc → frequency]…], present when
-     the index has the term in more than one spelling. */
+  /* A term's postings: {head: [title, body], df: [title, body], tail: file number or -1,
+     mask: languages with a tail, rest: [title, body] once the tail is loaded, spellings}.
+     title and body are (document, frequency, length id) triples; spellings:
+     [[spelling with ґ, Map doc → frequency]…], present when the index has the term in more
+     than one spelling (such a term has no tail). */
   function postingsOf(term) {
-    var k = shardOf(term), p = shards[k][term], v, i, j, d, flat, m;
-    if (typeof p[0] === "string") {
-      v = [];
-      for (i = 2; i < p.length; i += 2) {
-        flat = decode(p[i + 1]); m = new Map(); d = 0;
-        for (j = 0; j < flat.length; j += 3) { d += flat[j]; m.set(d, flat[j + 1]); }
-        v.push([p[i], m]);
+    var k = shardOf(term), raw = shards[k][term], p, t, i, j, m, flat;
+    if (!Array.isArray(raw)) return raw;
+    t = typeof raw[2] === "number";
+    p = {
+      head: [decode(raw[0]), decode(raw[1])], rest: null, spellings: [],
+      df: t ? [raw[2], raw[3]] : null, mask: t ? raw[4] : 0, tail: t ? raw[5] : -1
+    };
+    if (!t) {
+      p.df = [p.head[0].length / 3, p.head[1].length / 3];
+      for (i = 2; i < raw.length; i += 2) {
+        flat = decode(raw[i + 1]); m = new Map();
+        for (j = 0; j < flat.length; j += 3) m.set(flat[j], flat[j + 1]);
+        p.spellings.push([raw[i], m]);
       }
-      p = [decode(p[0]), decode(p[1]), v];
-      shards[k][term] = p;
     }
+    shards[k][term] = p;
     return p;
+  }
+  /* The rest of a term's postings, from its tail file (loaded). */
+  function restOf(term, p) {
+    if (!p.rest) {
+      var raw = tails[p.tail][term];
+      p.rest = [decode(raw[0]), decode(raw[1])];
+    }
+    return p.rest;
   }
   S.docs = function (k, rows) { chunks[k] = rows; };
   S.text = function (k, rows) { texts[k] = rows; };
@@ -180,52 +195,117 @@
     var idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     return idf * (K1 + 1) * tf / (tf + K1 * (1 - B + B * norm / avg));
   }
-  /* Per-word best scores of every document: Map doc → array of word scores. */
+  function langOf(d) {
+    var l = 0;
+    while (l + 1 < meta.langs.length && d >= meta.langs[l][2]) l++;
+    return l;
+  }
+  /* Scores the words over the postings loaded. best[w]: every document's best weighted score
+     for word w over its expansions (typed arrays: a common word is thousands of documents);
+     bound[w][l]: the most that a document of language l can score for w through postings
+     still in a tail file (src/search/web.rs `Split`: a tail scores at most as much as the
+     weakest document of the head); seen: the documents with any score. */
   function score(words, inBody) {
-    var rows = new Map(), boost = [TITLE_BOOST, 1];
-    words.forEach(function (word, wi) {
-      var best = new Map();
+    var n = meta.n, nl = meta.langs.length, boost = [TITLE_BOOST, 1];
+    var mine = new Float64Array(n), touched = new Int32Array(n), mark = new Uint8Array(n);
+    var seen = [], best = [], bound = [];
+    words.forEach(function (word) {
+      var b = new Float64Array(n), bd = new Float64Array(nl);
       word.expansions.forEach(function (e) {
-        var post = postingsOf(e[0]), mine = new Map(), totals = new Map(), f, flat, df, j, d, s;
-        for (f = 0; f < 2; f++) {
-          flat = post[f]; df = flat.length / 3; d = 0;
-          for (j = 0; j < flat.length; j += 3) {
-            d += flat[j];
-            s = bm25(flat[j + 1], meta.norms[flat[j + 2]], df, meta.n, meta.avg[f]);
-            mine.set(d, (mine.get(d) || 0) + boost[f] * s);
-            totals.set(d, (totals.get(d) || 0) + flat[j + 1]);
-            if (f === 1) inBody.add(d);
+        var p = postingsOf(e[0]), lists = p.rest ? [p.head, p.rest] : [p.head], open = p.mask && !p.rest;
+        var nt = 0, low = open ? new Float64Array(nl).fill(Infinity) : null, f, flat, j, d, s, li, L;
+        var totals = p.spellings.length ? new Map() : null, folded = null;
+        for (li = 0; li < lists.length; li++) {
+          for (f = 0; f < 2; f++) {
+            flat = lists[li][f];
+            for (j = 0; j < flat.length; j += 3) {
+              d = flat[j];
+              if (mine[d] === 0) touched[nt++] = d;
+              mine[d] += boost[f] * bm25(flat[j + 1], meta.norms[flat[j + 2]], p.df[f], n, meta.avg[f]);
+              if (totals) totals.set(d, (totals.get(d) || 0) + flat[j + 1]);
+              if (f === 1) inBody.add(d);
+            }
           }
         }
-        foldedDocs(word, e[0], e[1], totals, post[2]).forEach(function (d) {
-          mine.set(d, mine.get(d) * FOLDED_WEIGHT);
-        });
-        mine.forEach(function (s, d) { best.set(d, Math.max(best.get(d) || 0, e[1] * s)); });
+        // a term with spellings has no tail, so folding never meets a bound
+        if (totals) folded = new Set(foldedDocs(word, e[0], e[1], totals, p.spellings));
+        for (j = 0; j < nt; j++) {
+          d = touched[j];
+          s = e[1] * (folded && folded.has(d) ? mine[d] * FOLDED_WEIGHT : mine[d]);
+          mine[d] = 0;
+          if (s > b[d]) b[d] = s;
+          if (!mark[d]) { mark[d] = 1; seen.push(d); }
+          if (open) { L = langOf(d); if (s < low[L]) low[L] = s; }
+        }
+        if (open) for (L = 0; L < nl; L++) if ((p.mask & (1 << L)) && low[L] > bd[L]) bd[L] = low[L];
       });
-      best.forEach(function (s, d) {
-        var r = rows.get(d);
-        if (!r) { r = new Array(words.length).fill(0); rows.set(d, r); }
-        r[wi] = s;
-      });
+      best.push(b);
+      bound.push(bd);
     });
-    return rows;
+    return { best: best, bound: bound, seen: seen };
   }
   function round(s) { return Math.round(s * 1e6) / 1e6; }
-  /* rank.rs `combine`, over the documents of one language. */
-  function combine(rows, nwords, from, to) {
-    var all = [], any = [];
-    rows.forEach(function (r, d) {
-      if (d < from || d >= to) return;
-      var s = r.reduce(function (a, b) { return a + b; }, 0), m = 0;
-      r.forEach(function (x) { if (x > 0) m++; });
+  /* rank.rs `combine`, over the documents of language li, for its first `need` results.
+     With tails not loaded, it returns null unless those results are certain: each of them
+     scored exactly (no word's score below what a tail could give it), and every other
+     document that could still match scoring less, even with the most its tails could add. */
+  function combine(sc, nwords, li, need, anyMode) {
+    var l = meta.langs[li], from = l[1], to = l[2], all = [], any = [], i, d, w, s, m, v, u, exact, maybe;
+    var bounds = sc.bound.map(function (b) { return b[li]; }), open = bounds.some(function (x) { return x > 0; });
+    var loose = 0, sure = [];
+    for (i = 0; i < sc.seen.length; i++) {
+      d = sc.seen[i];
+      if (d < from || d >= to) continue;
+      s = 0; m = 0; u = 0; exact = true; maybe = true;
+      for (w = 0; w < nwords; w++) {
+        v = sc.best[w][d];
+        s += v;
+        if (v > 0) m++;
+        if (v < bounds[w]) exact = false;
+        u += Math.max(v, bounds[w]);
+        if (v === 0 && bounds[w] === 0) maybe = false;
+      }
       s = round(s);
-      if (s <= 0) return;
-      any.push([d, s]);
-      if (m === nwords) all.push([d, s]);
-    });
-    var out = all.length ? all : any;
-    out.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-    return out;
+      if (s > 0) {
+        any.push([d, s]);
+        if (m === nwords) all.push([d, s]);
+      }
+      if (!open) continue;
+      if (anyMode ? exact && m > 0 : exact && m === nwords) sure.push([d, s]);
+      else if (anyMode || maybe) loose = Math.max(loose, u);
+    }
+    var byScore = function (a, b) { return b[1] - a[1] || a[0] - b[0]; };
+    if (!open) {
+      var out = all.length ? all : any;
+      out.sort(byScore);
+      return out;
+    }
+    // documents no postings loaded name: they can have every word only through tails
+    u = 0;
+    for (w = 0; w < nwords; w++) {
+      if (!anyMode && bounds[w] === 0) { u = 0; break; }
+      u += bounds[w];
+    }
+    loose = Math.max(loose, u);
+    if (!sure.length) return null;
+    sure.sort(byScore);
+    if (sure.length < need ? loose > 0 : loose + 1e-6 >= sure[need - 1][1]) return null;
+    return sure;
+  }
+
+  /* Ranks the words' documents in every language: {page, other} (only the first SHOWN of
+     page and SHOWN_OTHER of other are certain), or null when tails are needed. */
+  function rank(words) {
+    var inBody = new Set(), sc = score(words, inBody), page = [], other = [], anyMode = words.some(function (w) { return !w.expansions.length; });
+    for (var li = 0; li < meta.langs.length; li++) {
+      var mineLang = meta.langs[li][0] === S.lang;
+      var ranked = combine(sc, words.length, li, mineLang ? SHOWN : SHOWN_OTHER, anyMode);
+      if (!ranked) return null;
+      if (mineLang) page = ranked;
+      else other = other.concat(ranked.slice(0, SHOWN_OTHER));
+    }
+    other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+    return { page: page, other: other, words: words, inBody: inBody };
   }
 
   /* Runs a query: resolves to {page: [[doc, score]…], other: […], words}. */
@@ -243,14 +323,26 @@
         words.forEach(function (w) {
           if (!w.expansions) w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
         });
-        var inBody = new Set(), rows = score(words, inBody), page = [], other = [];
-        meta.langs.forEach(function (l) {
-          var ranked = combine(rows, words.length, l[1], l[2]);
-          if (l[0] === S.lang) page = ranked;
-          else other = other.concat(ranked);
+        var r = rank(words), more = new Set();
+        if (r) return r;
+        // the heads cannot tell: load the tails of the words' terms, then everything is exact
+        words.forEach(function (w) {
+          w.expansions.forEach(function (e) {
+            var p = postingsOf(e[0]);
+            if (p.mask && !p.rest) more.add(p.tail);
+          });
         });
-        other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-        return { page: page, other: other, words: words, inBody: inBody };
+        return Promise.all(Array.from(more).map(function (k) {
+          return tails[k] ? null : script("search/r/" + k + ".js");
+        })).then(function () {
+          words.forEach(function (w) {
+            w.expansions.forEach(function (e) {
+              var p = postingsOf(e[0]);
+              if (p.mask) restOf(e[0], p);
+            });
+          });
+          return rank(words);
+        });
       });
     });
   }
