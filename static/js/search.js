@@ -44,7 +44,7 @@
   var DIGIT = new Int8Array(128).fill(-1);
   for (var di = 0; di < DIGITS.length; di++) DIGIT[DIGITS.charCodeAt(di)] = di;
   function decode(s) {
-    var out = new Int32Array(s.length), n = 0, v = 0, m = 1, i, c, k = 0, d = 0, num = [0, 0];
+    var out = new Int32Array((s.length >> 1) * 3 + 3), n = 0, v = 0, m = 1, i, c, k = 0, d = 0;
     /* k counts the numbers of the current posting: gap, length id × 8 + frequency, and the
        frequency on its own when the low bits are 0 (src/search/web.rs `encode_postings`). */
     for (i = 0; i < s.length; i++) {
