@@ -453,6 +453,10 @@ fn phone_header_is_compact_and_search_in_reach() {
     assert!(r[1].as_f64().unwrap() > 150.0, "search box usable: {r}");
     assert_eq!(r[2], true, "search box inside the bar: {r}");
     assert_eq!(r[3], "sticky", "the bar stays at hand: {r}");
+    // nothing in the bar is pushed past the screen's edge (no sideways scrolling)
+    let fit = b.js("var w = document.documentElement.clientWidth; var out = []; document.querySelectorAll('header.top > *').forEach(function (e) { var r = e.getBoundingClientRect(); if (r.width && r.right > w + 0.5) out.push(e.className + ' ' + r.right); }); return [document.documentElement.scrollWidth <= w, out.join('; ')];");
+    assert_eq!(fit[0], true, "the page scrolls sideways on a phone: {fit}");
+    assert_eq!(fit[1], "", "header items past the right edge: {fit}");
     // the copy-link button draws its icon (no empty box from a missing emoji font)
     let icon = b.js("var b = document.querySelector('button.copy-link'); var s = b.querySelector('svg'); return s && s.getBoundingClientRect().width");
     assert!(icon.as_f64().unwrap_or(0.0) > 8.0, "copy-link icon: {icon}");
