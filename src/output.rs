@@ -218,6 +218,23 @@ pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::write(path, bytes)
 }
 
+/// Writes `root/rel` through a buffer filled by `fill`, for a file too large to hold whole in
+/// memory first (the print view).
+pub fn write_with(
+    root: &Path,
+    rel: &str,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let path = root.join(rel);
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p)?;
+    }
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    fill(&mut w)?;
+    w.flush()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,13 +54,44 @@ fn mark(i: usize) -> String {
 
 const MARK_START: &str = "\u{F8FF}rulebook:print:";
 
-/// Replaces every [`mark`] in `page` by its chapter's HTML.
-fn splice(page: &str, contents: &[String]) -> String {
-    let total: usize = contents.iter().map(String::len).sum();
-    let mut out = String::with_capacity(page.len() + total);
+/// The print view as rendered: the template's page with a [`mark`] per chapter, and the
+/// chapters' HTML. Written out piece by piece, so the whole book is never copied into one
+/// string (at 2,000 chapters the page is tens of megabytes per language).
+pub struct PrintPage {
+    page: String,
+    contents: Vec<String>,
+}
+
+impl PrintPage {
+    /// Writes the page with every mark replaced by its chapter's HTML.
+    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        splice_into(&self.page, &self.contents, out)
+    }
+
+    /// The page in bytes, for callers that want it whole.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let total: usize = self.contents.iter().map(String::len).sum();
+        let mut out = Vec::with_capacity(self.page.len() + total);
+        // writing into a Vec cannot fail
+        let _ = self.write_to(&mut out);
+        out
+    }
+
+    /// Bytes of the chapters' HTML, for the timings line.
+    pub fn content_len(&self) -> usize {
+        self.contents.iter().map(String::len).sum()
+    }
+}
+
+/// Replaces every [`mark`] in `page` by its chapter's HTML, writing to `out`.
+fn splice_into(
+    page: &str,
+    contents: &[String],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
     let mut rest = page;
     while let Some(at) = rest.find(MARK_START) {
-        out.push_str(&rest[..at]);
+        out.write_all(rest[..at].as_bytes())?;
         let after = &rest[at + MARK_START.len()..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         let i: Option<usize> = after[..digits].parse().ok();
@@ -69,22 +100,21 @@ fn splice(page: &str, contents: &[String]) -> String {
             after[digits..].strip_prefix('\u{F8FF}'),
         ) {
             (Some(c), Some(tail)) => {
-                out.push_str(c);
+                out.write_all(c.as_bytes())?;
                 rest = tail;
             }
             _ => {
-                out.push_str(&rest[at..at + MARK_START.len()]);
+                out.write_all(rest[at..at + MARK_START.len()].as_bytes())?;
                 rest = after;
             }
         }
     }
-    out.push_str(rest);
-    out
+    out.write_all(rest.as_bytes())
 }
 
 impl Renderer<'_> {
     /// `<lang>/print/index.html`.
-    pub fn print(&self, lang: &str) -> Result<String, Diagnostic> {
+    pub fn print(&self, lang: &str) -> Result<PrintPage, Diagnostic> {
         let site = self.site;
         let resolver = site.resolver();
         let mut ctx = self.common(lang, PAGE_ROOT, "print", &|l| format!("{l}/print/"));
@@ -158,7 +188,7 @@ impl Renderer<'_> {
             ctx.insert("entries", &self.glossary_items(lang, true));
         }
         let page = self.render("print.html", &ctx)?;
-        Ok(splice(&page, &contents))
+        Ok(PrintPage { page, contents })
     }
 
     /// One chapter's entry in the print view's contents: the chapter, and its sections (level
@@ -225,10 +255,13 @@ mod tests {
 
     #[test]
     fn splice_puts_each_chapter_at_its_own_mark() {
+        let splice = |page: String, contents: Vec<String>| {
+            String::from_utf8(PrintPage { page, contents }.to_bytes()).unwrap()
+        };
         let page = format!("a{}b{}c{}", mark(1), mark(0), mark(1));
-        let out = splice(&page, &["X".into(), "Ж".into()]);
+        let out = splice(page, vec!["X".into(), "Ж".into()]);
         assert_eq!(out, "aЖbXcЖ");
         // an unknown number is left as it was
-        assert_eq!(splice(&mark(5), &["X".into()]), mark(5));
+        assert_eq!(splice(mark(5), vec!["X".into()]), mark(5));
     }
 }

@@ -655,9 +655,16 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
                 PageJob::Print(lang) => {
                     // the one page that grows with the whole book: its own line in the timings
                     let mut sw = crate::timing::Stopwatch::start();
-                    let html = r.print(lang)?;
-                    sw.lap(&format!("print view {lang} ({} KB)", html.len() / 1024));
-                    vec![(crate::print::print_path(lang), html)]
+                    let page = r.print(lang)?;
+                    crate::output::write_with(dir, &crate::print::print_path(lang), |w| {
+                        page.write_to(w)
+                    })
+                    .map_err(|e| io_error(dir, e))?;
+                    sw.lap(&format!(
+                        "print view {lang} ({} KB)",
+                        page.content_len() / 1024
+                    ));
+                    return Ok(1);
                 }
                 PageJob::Chapter(lang, id, pos) => vec![(
                     format!("{}index.html", chapter_path(lang, id)),

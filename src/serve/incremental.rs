@@ -329,7 +329,7 @@ impl Live {
             write_atomic(
                 &self.output,
                 &crate::print::print_path(lang),
-                html.as_bytes(),
+                &html.to_bytes(),
             )
             .map_err(|e| {
                 vec![Diagnostic::error(
