@@ -91,7 +91,7 @@ fn splice_into(
 ) -> std::io::Result<()> {
     let mut rest = page;
     while let Some(at) = rest.find(MARK_START) {
-        out.write_all(rest[..at].as_bytes())?;
+        out.write_all(&rest.as_bytes()[..at])?;
         let after = &rest[at + MARK_START.len()..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         let i: Option<usize> = after[..digits].parse().ok();
@@ -104,7 +104,7 @@ fn splice_into(
                 rest = tail;
             }
             _ => {
-                out.write_all(rest[at..at + MARK_START.len()].as_bytes())?;
+                out.write_all(&rest.as_bytes()[at..at + MARK_START.len()])?;
                 rest = after;
             }
         }
