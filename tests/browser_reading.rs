@@ -5,35 +5,16 @@
 mod common;
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use common::browser::Browser;
 use common::*;
 
-/// The default content, built once for every test of this file.
 fn built() -> &'static PathBuf {
-    static OUT: OnceLock<PathBuf> = OnceLock::new();
-    OUT.get_or_init(|| {
-        let out = std::env::temp_dir().join(format!("rulebook-reading-{}", std::process::id()));
-        let r = run(&[
-            "build",
-            "--site",
-            repo().to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(r.code, 0, "build failed: {}", r.stderr);
-        out
-    })
+    built_default_site("reading")
 }
 
 fn server() -> &'static StaticServer {
-    static S: OnceLock<StaticServer> = OnceLock::new();
-    S.get_or_init(|| StaticServer::start(built(), "/"))
-}
-
-fn shots() -> PathBuf {
-    repo().join("target/screenshots")
+    served_default_site("reading")
 }
 
 fn open(b: &Browser, path: &str) {
@@ -346,13 +327,6 @@ fn toc_follows_the_scroll_and_sections_have_copy_links() {
 
 #[test]
 fn axe_finds_no_serious_violations() {
-    let axe = repo().join("tests/browser/node_modules/axe-core/axe.min.js");
-    let src = std::fs::read_to_string(&axe).unwrap_or_else(|_| {
-        panic!(
-            "{} is missing: run `bash tests/run.sh` (it installs axe-core from npm)",
-            axe.display()
-        )
-    });
     let b = Browser::start(1280, 860);
     for path in [
         "uk/introduction/",
@@ -361,9 +335,7 @@ fn axe_finds_no_serious_violations() {
         "en/",
     ] {
         open(&b, path);
-        b.js(&format!("{src}\n;return true;"));
-        b.js("window.__axe = null; axe.run(document, {resultTypes: ['violations']}).then(function (r) { window.__axe = r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; }).map(function (v) { return v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(' | '); }); });");
-        let found = b.wait_until("return window.__axe", 60, "axe-core");
+        let found = b.axe_serious_violations();
         assert_eq!(
             found,
             serde_json::json!([]),

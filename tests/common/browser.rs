@@ -185,6 +185,21 @@ impl Browser {
         )
     }
 
+    /// Runs axe-core (installed from npm by the test command) on the open page and returns its
+    /// serious and critical violations, each as `id (impact): first targets`.
+    pub fn axe_serious_violations(&self) -> Value {
+        let axe = super::repo().join("tests/browser/node_modules/axe-core/axe.min.js");
+        let src = std::fs::read_to_string(&axe).unwrap_or_else(|_| {
+            panic!(
+                "{} is missing: run `bash tests/run.sh` (it installs axe-core from npm)",
+                axe.display()
+            )
+        });
+        self.js(&format!("{src}\n;return true;"));
+        self.js("window.__axe = null; axe.run(document, {resultTypes: ['violations']}).then(function (r) { window.__axe = r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; }).map(function (v) { return v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(' | '); }); });");
+        self.wait_until("return window.__axe", 120, "axe-core")
+    }
+
     /// Waits until `script` returns a truthy value, or panics with `what` after `secs`.
     pub fn wait_until(&self, script: &str, secs: u64, what: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(secs);

@@ -14,6 +14,35 @@ pub use scraper::{Html, Selector};
 #[allow(unused_imports)] // not every test crate serves a site
 pub use static_server::StaticServer;
 
+/// The default content built once per test binary, into a temporary folder named after `tag`:
+/// what the browser tests of the reading aids and the print view open.
+pub fn built_default_site(tag: &str) -> &'static PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let out = std::env::temp_dir().join(format!("rulebook-{tag}-{}", std::process::id()));
+        let r = run(&[
+            "build",
+            "--site",
+            repo().to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "build failed: {}", r.stderr);
+        out
+    })
+}
+
+/// [`built_default_site`] served over loopback HTTP, once per test binary.
+pub fn served_default_site(tag: &str) -> &'static StaticServer {
+    static SERVER: std::sync::OnceLock<StaticServer> = std::sync::OnceLock::new();
+    SERVER.get_or_init(|| StaticServer::start(built_default_site(tag), "/"))
+}
+
+/// Where browser tests write their screenshots (named in the closing notes and the README).
+pub fn shots() -> PathBuf {
+    repo().join("target/screenshots")
+}
+
 /// Every file below `dir` with its bytes, sorted by path: what "the site is exactly as it
 /// was" and "two builds are identical" compare.
 pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
