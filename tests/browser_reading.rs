@@ -416,6 +416,26 @@ fn untranslated_paragraph_is_marked_in_the_reader_language() {
 }
 
 #[test]
+fn desktop_header_is_one_row() {
+    // the longer Ukrainian title and language names once pushed the theme button onto a second
+    // row at an ordinary laptop width
+    let b = Browser::start(1280, 860);
+    for path in ["uk/damage-and-destruction/", "en/damage-and-destruction/"] {
+        open(&b, path);
+        let r = b.js("var h = document.querySelector('header.top').getBoundingClientRect(); var t = document.querySelector('.theme-toggle').getBoundingClientRect(); var s = document.getElementById('search-input').getBoundingClientRect(); return [h.height, t.top < s.bottom, s.width];");
+        assert!(r[0].as_f64().unwrap() <= 70.0, "{path}: header {r}");
+        assert_eq!(
+            r[1], true,
+            "{path}: theme button on the search box's row: {r}"
+        );
+        assert!(
+            r[2].as_f64().unwrap() > 150.0,
+            "{path}: search box usable: {r}"
+        );
+    }
+}
+
+#[test]
 fn phone_header_is_compact_and_search_in_reach() {
     let b = Browser::start(390, 844);
     open(&b, "uk/damage-and-destruction/");
