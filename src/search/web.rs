@@ -228,7 +228,11 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
             continue;
         }
         let mut order: Vec<usize> = (a..b).collect();
-        order.sort_by(|&x, &y| docs[y].1.total_cmp(&docs[x].1).then(x.cmp(&y)));
+        // Only which documents make the head matters, not their order: a selection, not a
+        // sort. Ties go by document, so the head is the same set a full sort would keep.
+        order.select_nth_unstable_by(HEAD_DOCS, |&x, &y| {
+            docs[y].1.total_cmp(&docs[x].1).then(x.cmp(&y))
+        });
         for &x in &order[HEAD_DOCS..] {
             keep[x] = false;
         }
