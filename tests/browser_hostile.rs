@@ -142,6 +142,12 @@ fn assert_nothing_ran(dir: &std::path::Path) {
             20,
             &format!("results for {query}"),
         );
+        // every result rendered: the ones past the panel load when scrolled into view
+        b.wait_until(
+            "var r = document.getElementById('search-results'); r.scrollTop += r.clientHeight / 2; return !r.querySelector('.search-wait') && !r.hasAttribute('aria-busy');",
+            20,
+            &format!("every result for {query}"),
+        );
         std::thread::sleep(std::time::Duration::from_millis(300));
         let pwned = b.js("return window.__pwned === undefined ? null : String(window.__pwned)");
         assert!(

@@ -36,7 +36,7 @@ fn search(b: &Browser, query: &str) -> Vec<String> {
     b.type_into("#search-input", query);
     b.wait_until(
         &format!(
-            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {};",
+            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {} && !r.hasAttribute('aria-busy');",
             Value::String(query.to_string())
         ),
         20,
@@ -205,6 +205,63 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
     );
     assert_eq!(search(&b, "phoenixborn"), online);
     std::fs::rename(&gone, &public).unwrap();
+}
+
+/// The results past the panel's edge are placeholders until they scroll into view, so a
+/// search loads the details of the results on screen only; scrolling or the arrow keys bring
+/// the others in, in the ranked order.
+#[test]
+fn results_past_the_panel_load_when_they_come_into_view() {
+    let server = served_default_site("browser-search-lazy");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}uk/", server.url));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    let ranked = |q: &str| {
+        b.js_with(
+            "window.__want = null; RulebookSearch.query(arguments[0], 'uk').then(function (h) { window.__want = h.map(function (x) { return new URL(document.body.getAttribute('data-root') + x.url, location.href).href; }); });",
+            vec![Value::from(q)],
+        );
+        b.wait_until("return window.__want", 10, "the ranked results")
+    };
+    let shown = "return Array.from(document.querySelectorAll('#search-results .search-list')[0].children).map(function (li) { var a = li.querySelector('a.search-hit'); return a ? a.href : null; })";
+
+    let want = ranked("карта");
+    assert_eq!(want.as_array().unwrap().len(), 10, "{want}");
+    search(&b, "карта");
+    let first = b.js(shown);
+    let first = first.as_array().unwrap();
+    assert_eq!(first.len(), 10, "{first:?}");
+    let loaded = first.iter().take_while(|h| !h.is_null()).count();
+    assert!(
+        (5..10).contains(&loaded),
+        "{loaded} of 10 loaded before scrolling: {first:?}"
+    );
+    assert!(first[loaded..].iter().all(Value::is_null), "{first:?}");
+    assert_eq!(&first[..loaded], &want.as_array().unwrap()[..loaded]);
+    // scrolling down the panel fills the rest, in order
+    b.wait_until(
+        "var r = document.getElementById('search-results'); r.scrollTop += r.clientHeight / 2; return !r.querySelector('.search-wait') && !r.hasAttribute('aria-busy');",
+        20,
+        "every result after scrolling",
+    );
+    assert_eq!(b.js(shown), want);
+
+    // the arrow keys walk onto a placeholder, which loads; Enter opens it
+    let want = ranked("гравець");
+    search(&b, "гравець");
+    b.keys(&"\u{E015}".repeat(10));
+    let last = b.wait_until(
+        "var a = document.querySelector('#search-results li.active a.search-hit'); return a && a.href",
+        10,
+        "the tenth result loaded",
+    );
+    assert_eq!(last, want[9]);
+    b.keys("\u{E007}");
+    b.wait_until(
+        &format!("return location.href === {last}"),
+        10,
+        "the tenth result",
+    );
 }
 
 /// Queries of the agreement check: terms, phrases, word forms, typos and prefixes, in both
@@ -389,7 +446,7 @@ fn search_at_once(b: &Browser, query: &str) {
     );
     b.wait_until(
         &format!(
-            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {};",
+            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {} && !r.hasAttribute('aria-busy');",
             Value::String(query.to_string())
         ),
         20,
@@ -494,7 +551,7 @@ fn measure_search() {
                 go(q);
                 let (files, bytes) = fetched(&b, &server.url, &public);
                 println!(
-                    "{lang} later search {q:?} {how}: {bytes} B gz in {} files",
+                    "{lang} later search {q:?} {how}: {bytes} B gz in {} files: {files:?}",
                     files.len()
                 );
                 sizes.push(bytes);

@@ -11,6 +11,10 @@
   var doc = document;
   var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5, FOLDED_WEIGHT = 0.7;
   var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
+  /* Results whose details (title, chapter, snippet: a document chunk each) are loaded before
+     the list is shown. The others are placeholders until they scroll into view: about five
+     results fill the panel (70vh), and a document chunk is most of a later search's bytes. */
+  var EAGER = 5;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null;
@@ -418,6 +422,7 @@
   function passages(pending, terms, mine) {
     var need = new Set();
     pending.forEach(function (p) { need.add(Math.floor(p.hit.doc / meta.chunk)); });
+    busy(mine, 1);
     Promise.all(Array.from(need).map(function (k) {
       return texts[k] ? null : script("search/x/" + k + ".js");
     })).then(function () {
@@ -428,10 +433,11 @@
         p.el.textContent = "";
         snippet(p.el, p.hit.text + rest, terms, false);
       });
-    }).catch(function () {});
+    }).catch(function () {}).then(function () { busy(mine, -1); });
   }
-  function item(h, terms, pending, inBody) {
-    var li = doc.createElement("li"), a = doc.createElement("a"), t = doc.createElement("span");
+  /* Fills `li` with the result `h`: a link with its title, chapter and snippet. */
+  function item(li, h, terms, pending, inBody) {
+    var a = doc.createElement("a"), t = doc.createElement("span");
     var c = doc.createElement("span"), s = doc.createElement("span");
     a.href = href(h.url);
     a.className = "search-hit" + (h.glossary ? " search-glossary" : "");
@@ -451,12 +457,45 @@
       pending.push({ hit: h, el: s });
     }
     a.appendChild(t); a.appendChild(c); a.appendChild(s);
+    li.textContent = "";
+    li.classList.remove("search-wait");
+    li.removeAttribute("aria-busy");
+    li.hit = null;
     li.appendChild(a);
     return li;
   }
-  function show(q, page, other, words, inBody, mine) {
-    var terms = new Set(), pending = [];
+  /* Loads the details of placeholders that came into view, then fills them. */
+  function fill(lis, terms, inBody, mine) {
+    busy(mine, 1);
+    docsOf(lis.map(function (li) { return li.hit; })).then(function (hits) {
+      if (mine !== seq) return;
+      var pending = [];
+      hits.forEach(function (h, i) { item(lis[i], h, terms, pending, inBody); });
+      if (pending.length) passages(pending, terms, mine);
+    }).catch(function () {}).then(function () { busy(mine, -1); });
+  }
+  /* Counts the loads in flight for the current query: the results box is aria-busy while
+     any is (screen readers wait for it, and so can tests). */
+  var inFlight = 0;
+  function busy(mine, by) {
+    if (mine !== seq) return;
+    inFlight += by;
+    if (inFlight > 0) box.setAttribute("aria-busy", "true");
+    else box.removeAttribute("aria-busy");
+  }
+  var watcher = null;
+  function unwatch() {
+    if (watcher) watcher.disconnect();
+    watcher = null;
+    inFlight = 0;
+    if (box) box.removeAttribute("aria-busy");
+  }
+  /* Shows the results: `first` are the details of the first of `page`; the rest of `page`
+     and all of `other` ([doc, score] pairs) start as placeholders. */
+  function show(page, other, first, words, inBody, mine) {
+    var terms = new Set(), pending = [], waiting = [];
     words.forEach(function (w) { w.expansions.forEach(function (e) { terms.add(e[0]); }); });
+    unwatch();
     box.textContent = "";
     active = -1;
     if (!page.length && !other.length) {
@@ -475,21 +514,47 @@
       }
       var ol = doc.createElement("ol");
       ol.className = "search-list";
-      part[0].forEach(function (hit) { ol.appendChild(item(hit, terms, pending, inBody)); });
+      part[0].forEach(function (hit, i) {
+        var li = doc.createElement("li");
+        if (part[0] === page && i < first.length) item(li, first[i], terms, pending, inBody);
+        else {
+          li.className = "search-wait";
+          li.setAttribute("aria-busy", "true");
+          li.textContent = "…";
+          li.hit = hit;
+          waiting.push(li);
+        }
+        ol.appendChild(li);
+      });
       box.appendChild(ol);
     });
     if (pending.length) passages(pending, terms, mine);
     box.hidden = false;
     input.setAttribute("aria-expanded", "true");
+    if (!waiting.length) return;
+    if (!window.IntersectionObserver) { fill(waiting, terms, inBody, mine); return; }
+    // busy until the observer's first report, which says which placeholders are in view
+    var first = true;
+    busy(mine, 1);
+    watcher = new IntersectionObserver(function (entries) {
+      var due = [];
+      entries.forEach(function (e) {
+        if (e.isIntersecting && e.target.hit) { due.push(e.target); watcher.unobserve(e.target); }
+      });
+      if (due.length) fill(due, terms, inBody, mine);
+      if (first) { first = false; busy(mine, -1); }
+    }, { root: box, rootMargin: "0px 0px 48px 0px" });
+    waiting.forEach(function (li) { watcher.observe(li); });
   }
   function update() {
     var q = input.value, mine = ++seq, t0 = performance.now();
     if (!q.trim()) { close(); return; }
     run(q).then(function (r) {
       if (mine !== seq) return null;
-      return Promise.all([docsOf(r.page.slice(0, SHOWN)), docsOf(r.other.slice(0, SHOWN_OTHER))]).then(function (d) {
+      var page = r.page.slice(0, SHOWN);
+      return docsOf(page.slice(0, EAGER)).then(function (first) {
         if (mine !== seq) return;
-        show(q, d[0], d[1], r.words, r.inBody, mine);
+        show(page, r.other.slice(0, SHOWN_OTHER), first, r.words, r.inBody, mine);
         S.lastMillis = performance.now() - t0;
         box.setAttribute("data-query", q);
       });
@@ -501,25 +566,29 @@
   }
   function close() {
     seq++;
+    unwatch();
     box.hidden = true;
     box.textContent = "";
     box.removeAttribute("data-query");
     input.setAttribute("aria-expanded", "false");
   }
+  /* Arrows move over every result, placeholders included: bringing one into view loads it. */
   function move(by) {
-    var links = box.querySelectorAll("a.search-hit");
-    if (!links.length) return;
-    if (active >= 0 && links[active]) links[active].parentNode.classList.remove("active");
-    active = (active + by + links.length) % links.length;
-    links[active].parentNode.classList.add("active");
-    links[active].scrollIntoView({ block: "nearest" });
+    var items = box.querySelectorAll(".search-list > li");
+    if (!items.length) return;
+    if (active >= 0 && items[active]) items[active].classList.remove("active");
+    active = (active + by + items.length) % items.length;
+    items[active].classList.add("active");
+    items[active].scrollIntoView({ block: "nearest" });
   }
   function keys(e) {
     if (e.key === "ArrowDown") { e.preventDefault(); move(1); }
     else if (e.key === "ArrowUp") { e.preventDefault(); move(-1); }
     else if (e.key === "Enter") {
-      var links = box.querySelectorAll("a.search-hit"), a = links[active >= 0 ? active : 0];
-      if (a) { e.preventDefault(); location.href = a.href; }
+      var items = box.querySelectorAll(".search-list > li"), li = items[active >= 0 ? active : 0];
+      var a = li && li.querySelector("a.search-hit");
+      if (li) e.preventDefault();
+      if (a) location.href = a.href;
     } else if (e.key === "Escape") { close(); input.blur(); }
   }
 
