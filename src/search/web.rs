@@ -14,9 +14,8 @@
 //! - `search/r/N.js`: the rest of those terms' postings (tails), loaded only when the heads
 //!   cannot prove which results come first (see [`Split`]).
 //! - `search/d/N.js`: document chunks of [`CHUNK_DOCS`] documents: what a result shows (title,
-//!   section, chapter, URL and the start of its text).
-//! - `search/x/N.js`: text chunks, the same documents: the rest of each text up to
-//!   [`PASSAGE_CHARS`], for a passage around a match that is not in the start.
+//!   section, chapter, URL and the first [`PASSAGE_CHARS`] of its text, for the passage around
+//!   its first match).
 //!
 //! The text is analyzed once per document, on all cores; the postings are then gathered in
 //! document order. `sw.js` (the service worker, at the site root so its scope is the whole
@@ -24,6 +23,7 @@
 //! cached index.
 
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -37,18 +37,19 @@ use super::terms::TermCache;
 use crate::output::write_file;
 
 /// Target size of a term shard before compression.
-pub const SHARD_BYTES: usize = 8 * 1024;
+pub const SHARD_BYTES: usize = 4 * 1024;
 /// Target size of a tail file before compression.
 pub const TAIL_BYTES: usize = 64 * 1024;
-/// Documents per document chunk.
-pub const CHUNK_DOCS: usize = 16;
-/// Characters of a document's text in its document chunk: the snippet shown at once.
-pub const SNIPPET_CHARS: usize = 100;
-/// Characters of a document's text the browser can show a passage from: what is beyond the
-/// snippet's characters is in the text chunks (`search/x/N.js`), loaded only for a result whose
-/// snippet shows no matched word although its text has one (on the default content, the first
-/// match is within the first 100 characters for 76 % of the top-10 results of the test
-/// queries, within 400 for 90 %).
+/// Documents per document chunk. A result loads its whole chunk, so this is the price of
+/// showing one result: 8 documents are about 1.7 KB gzipped on the 2,000-chapter corpus (16
+/// were 2.8 KB). Halving it again would double the files for 0.7 KB a result.
+pub const CHUNK_DOCS: usize = 8;
+/// Characters of a document's text in its document chunk: the browser shows the passage
+/// around the first match in them. On the default content the first match is within the
+/// first 100 characters for 76 % of the top-10 results of the test queries, within 400 for
+/// 90 %; on the generated corpora, for most results it is past the first 100. (Until the
+/// start and the rest of the text were two files, loaded one after the other; most results
+/// needed both.)
 pub const PASSAGE_CHARS: usize = 400;
 
 /// The terms of one field of one document: (local term id, frequency) sorted by id, and the
@@ -481,16 +482,16 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     sw.lap("search: term shards");
     let chunks: Vec<&[Doc]> = docs.chunks(CHUNK_DOCS).collect();
     chunks.par_iter().enumerate().try_for_each(|(k, chunk)| {
-        let rows: Vec<(u8, &str, &str, &str, &str, &str)> = chunk
+        let rows: Vec<Row> = chunk
             .iter()
             .map(|d| {
-                (
+                Row(
                     u8::from(d.kind == Kind::Glossary),
                     d.section.as_str(),
                     d.title.as_str(),
                     d.chapter.as_str(),
                     d.url.as_str(),
-                    cut(&d.text, SNIPPET_CHARS),
+                    passage(&d.text),
                 )
             })
             .collect();
@@ -499,31 +500,25 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             dir,
             &format!("search/d/{k}.js"),
             format!("RulebookSearch.docs({k},{json});\n").as_bytes(),
-        )?;
-        let rest: Vec<String> = chunk.iter().map(|d| rest_of(&d.text)).collect();
-        let json = serde_json::to_string(&rest).map_err(std::io::Error::other)?;
-        write_file(
-            dir,
-            &format!("search/x/{k}.js"),
-            format!("RulebookSearch.text({k},{json});\n").as_bytes(),
         )
     })?;
-    Ok((
-        1 + shard_ranges.len() + tails.len() + 2 * chunks.len(),
-        version,
-    ))
+    Ok((1 + shard_ranges.len() + tails.len() + chunks.len(), version))
 }
 
-/// What the text chunk keeps of `text`: from the end of the snippet's characters to
-/// [`PASSAGE_CHARS`], with `…` when the text goes on.
-fn rest_of(text: &str) -> String {
-    let head = cut(text, SNIPPET_CHARS).len();
+/// A document in its chunk, written as a JSON array: glossary entry (1) or section (0),
+/// section number, title, chapter, URL, [`passage`].
+#[derive(Serialize)]
+struct Row<'a>(u8, &'a str, &'a str, &'a str, &'a str, Cow<'a, str>);
+
+/// What the document chunk keeps of `text`: its first [`PASSAGE_CHARS`] characters, with `…`
+/// when the text goes on.
+fn passage(text: &str) -> Cow<'_, str> {
     let upto = cut(text, PASSAGE_CHARS);
-    let mut rest = upto[head.min(upto.len())..].to_string();
-    if upto.len() < text.len() && !rest.is_empty() {
-        rest.push('…');
+    if upto.len() < text.len() {
+        format!("{upto}…").into()
+    } else {
+        upto.into()
     }
-    rest
 }
 
 /// A term's entry in its shard, `"term":["title","body"]`, and in its tail file if it has

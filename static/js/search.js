@@ -97,7 +97,6 @@
     return p.rest;
   }
   S.docs = function (k, rows) { chunks[k] = rows; };
-  S.text = function (k, rows) { texts[k] = rows; };
 
   function ready() {
     var a = window.RulebookAnalyzer ? Promise.resolve() : script("static/js/analyzer.js");
@@ -393,9 +392,9 @@
   }
   /* The passage of `text` around its first matched word, as src/search/snippet.rs cuts it
      for the command line: from four words before it, about SNIPPET_CHARS characters, never
-     cutting a word; the matched words marked. Returns whether a word was marked. */
-  function snippet(el, text, terms, more) {
-    var toks = window.RulebookAnalyzer.tokenize(text), first = -1, i, start = 0, end, n = 0, at, any = false;
+     cutting a word; the matched words marked. */
+  function snippet(el, text, terms) {
+    var toks = window.RulebookAnalyzer.tokenize(text), first = -1, i, start = 0, end, n = 0, at;
     for (i = 0; i < toks.length; i++) if (terms.has(toks[i].term)) { first = i; break; }
     if (first >= 4) start = toks[first - 4].start;
     end = start;
@@ -412,31 +411,11 @@
       m.textContent = text.slice(t.start, t.end);
       el.appendChild(m);
       at = t.end;
-      any = true;
     });
-    el.appendChild(doc.createTextNode(text.slice(at, end) + (end < text.length || more ? "…" : "")));
-    return any;
-  }
-  /* Results whose snippet shows no match although their text has one get the passage from
-     the text chunk (search/x/N.js), loaded for them only. */
-  function passages(pending, terms, mine) {
-    var need = new Set();
-    pending.forEach(function (p) { need.add(Math.floor(p.hit.doc / meta.chunk)); });
-    busy(mine, 1);
-    Promise.all(Array.from(need).map(function (k) {
-      return texts[k] ? null : script("search/x/" + k + ".js");
-    })).then(function () {
-      if (mine !== seq) return;
-      pending.forEach(function (p) {
-        var rest = texts[Math.floor(p.hit.doc / meta.chunk)][p.hit.doc % meta.chunk];
-        if (!rest) return;
-        p.el.textContent = "";
-        snippet(p.el, p.hit.text + rest, terms, false);
-      });
-    }).catch(function () {}).then(function () { busy(mine, -1); });
+    el.appendChild(doc.createTextNode(text.slice(at, end) + (end < text.length ? "…" : "")));
   }
   /* Fills `li` with the result `h`: a link with its title, chapter and snippet. */
-  function item(li, h, terms, pending, inBody) {
+  function item(li, h, terms) {
     var a = doc.createElement("a"), t = doc.createElement("span");
     var c = doc.createElement("span"), s = doc.createElement("span");
     a.href = href(h.url);
@@ -453,9 +432,7 @@
     c.className = "search-chapter";
     c.textContent = h.chapter;
     s.className = "search-snippet";
-    if (!snippet(s, h.text, terms, h.text.length >= 80) && inBody.has(h.doc) && h.text.length >= 80) {
-      pending.push({ hit: h, el: s });
-    }
+    snippet(s, h.text, terms);
     a.appendChild(t); a.appendChild(c); a.appendChild(s);
     li.textContent = "";
     li.classList.remove("search-wait");
@@ -465,13 +442,11 @@
     return li;
   }
   /* Loads the details of placeholders that came into view, then fills them. */
-  function fill(lis, terms, inBody, mine) {
+  function fill(lis, terms, mine) {
     busy(mine, 1);
     docsOf(lis.map(function (li) { return li.hit; })).then(function (hits) {
       if (mine !== seq) return;
-      var pending = [];
-      hits.forEach(function (h, i) { item(lis[i], h, terms, pending, inBody); });
-      if (pending.length) passages(pending, terms, mine);
+      hits.forEach(function (h, i) { item(lis[i], h, terms); });
     }).catch(function () {}).then(function () { busy(mine, -1); });
   }
   /* Counts the loads in flight for the current query: the results box is aria-busy while
@@ -492,8 +467,8 @@
   }
   /* Shows the results: `first` are the details of the first of `page`; the rest of `page`
      and all of `other` ([doc, score] pairs) start as placeholders. */
-  function show(page, other, first, words, inBody, mine) {
-    var terms = new Set(), pending = [], waiting = [];
+  function show(page, other, first, words, mine) {
+    var terms = new Set(), waiting = [];
     words.forEach(function (w) { w.expansions.forEach(function (e) { terms.add(e[0]); }); });
     unwatch();
     box.textContent = "";
@@ -516,7 +491,7 @@
       ol.className = "search-list";
       part[0].forEach(function (hit, i) {
         var li = doc.createElement("li");
-        if (part[0] === page && i < first.length) item(li, first[i], terms, pending, inBody);
+        if (part[0] === page && i < first.length) item(li, first[i], terms);
         else {
           li.className = "search-wait";
           li.setAttribute("aria-busy", "true");
@@ -528,11 +503,10 @@
       });
       box.appendChild(ol);
     });
-    if (pending.length) passages(pending, terms, mine);
     box.hidden = false;
     input.setAttribute("aria-expanded", "true");
     if (!waiting.length) return;
-    if (!window.IntersectionObserver) { fill(waiting, terms, inBody, mine); return; }
+    if (!window.IntersectionObserver) { fill(waiting, terms, mine); return; }
     // busy until the observer's first report, which says which placeholders are in view
     var first = true;
     busy(mine, 1);
@@ -541,7 +515,7 @@
       entries.forEach(function (e) {
         if (e.isIntersecting && e.target.hit) { due.push(e.target); watcher.unobserve(e.target); }
       });
-      if (due.length) fill(due, terms, inBody, mine);
+      if (due.length) fill(due, terms, mine);
       if (first) { first = false; busy(mine, -1); }
     }, { root: box, rootMargin: "0px 0px 48px 0px" });
     waiting.forEach(function (li) { watcher.observe(li); });
@@ -554,7 +528,7 @@
       var page = r.page.slice(0, SHOWN);
       return docsOf(page.slice(0, EAGER)).then(function (first) {
         if (mine !== seq) return;
-        show(page, r.other.slice(0, SHOWN_OTHER), first, r.words, r.inBody, mine);
+        show(page, r.other.slice(0, SHOWN_OTHER), first, r.words, mine);
         S.lastMillis = performance.now() - t0;
         box.setAttribute("data-query", q);
       });
