@@ -54,7 +54,7 @@ impl Hasher for WordHasher {
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
 /// Lower case of one character, with the scripts of our texts done without Unicode tables.
-fn lower(c: char, out: &mut Vec<char>) {
+fn lower(c: char, out: &mut String) {
     match c {
         'A'..='Z' => out.push(c.to_ascii_lowercase()),
         'a'..='z' | '0'..='9' | 'а'..='я' | 'ѐ'..='џ' => out.push(c),
@@ -270,6 +270,10 @@ impl TermMatcher {
 
     /// Finds the terms in one run of text, longest match first, left to right.
     /// `cache` maps lower-cased words to their token id; keep one per chapter.
+    ///
+    /// The text is walked by bytes: ASCII (spaces, punctuation, English words) needs no UTF-8
+    /// decoding, and a word is lower-cased straight into the cache's buffer, which is then the
+    /// key looked up: this loop sees every character of the corpus.
     pub fn find(&self, text: &str, cache: &mut WordCache) -> Vec<Hit> {
         let mut hits = Vec::new();
         if self.is_empty() {
@@ -278,37 +282,71 @@ impl TermMatcher {
         // words: (start, end, token id or none); a gap that is not plain space ends a phrase
         let mut words = std::mem::take(&mut cache.words);
         words.clear();
-        let mut chars = std::mem::take(&mut cache.chars);
+        let mut word = std::mem::take(&mut cache.word);
+        let bytes = text.as_bytes();
         let mut start = None;
         let mut joined = true;
-        let mut it = text.char_indices().peekable();
-        while let Some((i, c)) = it.next() {
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                if b.is_ascii_alphanumeric() {
+                    if start.is_none() {
+                        start = Some(i);
+                        word.clear();
+                    }
+                    word.push(b.to_ascii_lowercase() as char);
+                    i += 1;
+                    continue;
+                }
+                // an apostrophe inside a word, before a letter, is part of it
+                if b == b'\'' && start.is_some() && next_is_alphabetic(text, i + 1) {
+                    word.push('\'');
+                    i += 1;
+                    continue;
+                }
+                if let Some(s) = start.take() {
+                    words.push((s, i, self.word_id(&word, cache), joined));
+                    joined = true;
+                }
+                if !b.is_ascii_whitespace() && b != 0x0b {
+                    joined = false;
+                }
+                i += 1;
+                continue;
+            }
+            let c = text[i..]
+                .chars()
+                .next()
+                .unwrap_or(char::REPLACEMENT_CHARACTER);
+            let len = c.len_utf8();
             let letter = is_word_char(c);
-            let apostrophe = matches!(c, '\'' | '’' | 'ʼ')
-                && start.is_some()
-                && it.peek().is_some_and(|(_, n)| n.is_alphabetic());
+            let apostrophe =
+                matches!(c, '’' | 'ʼ') && start.is_some() && next_is_alphabetic(text, i + len);
             if letter || apostrophe {
                 if start.is_none() {
                     start = Some(i);
-                    chars.clear();
+                    word.clear();
                 }
                 if apostrophe {
-                    chars.push('\'');
+                    word.push('\'');
                 } else {
-                    lower(c, &mut chars);
+                    lower(c, &mut word);
                 }
+                i += len;
                 continue;
             }
             if let Some(s) = start.take() {
-                words.push((s, i, self.word_id(&chars, cache), joined));
+                words.push((s, i, self.word_id(&word, cache), joined));
                 joined = true;
             }
             if !c.is_whitespace() {
                 joined = false;
             }
+            i += len;
         }
         if let Some(s) = start {
-            words.push((s, text.len(), self.word_id(&chars, cache), joined));
+            words.push((s, text.len(), self.word_id(&word, cache), joined));
         }
         let mut i = 0;
         while i < words.len() {
@@ -343,23 +381,35 @@ impl TermMatcher {
             }
         }
         cache.words = words;
-        cache.chars = chars;
+        cache.word = word;
         hits
     }
 
-    fn word_id(&self, chars: &[char], cache: &mut WordCache) -> Option<u32> {
-        if !self.maybe(chars) {
+    /// The token id of a lower-cased word, if it is a stem of some phrase.
+    fn word_id(&self, word: &str, cache: &mut WordCache) -> Option<u32> {
+        let mut head = ['\0'; 3];
+        let mut n = 0;
+        for c in word.chars().take(3) {
+            head[n] = c;
+            n += 1;
+        }
+        if !self.maybe(&head[..n]) {
             return None;
         }
-        cache.word.clear();
-        cache.word.extend(chars.iter());
-        if let Some(v) = cache.seen.get(cache.word.as_str()) {
+        if let Some(v) = cache.seen.get(word) {
             return *v;
         }
-        let id = self.ids.get(&stem_word(&cache.word)).copied();
-        cache.seen.insert(cache.word.clone(), id);
+        let id = self.ids.get(&stem_word(word)).copied();
+        cache.seen.insert(word.to_string(), id);
         id
     }
+}
+
+/// Whether the character at byte `at` of `text` is a letter (false at the end).
+fn next_is_alphabetic(text: &str, at: usize) -> bool {
+    text.get(at..)
+        .and_then(|r| r.chars().next())
+        .is_some_and(char::is_alphabetic)
 }
 
 /// Lower-cased word → token id (or none): stemming is the expensive part, and a chapter
@@ -368,7 +418,6 @@ impl TermMatcher {
 pub struct WordCache {
     seen: FastMap<String, Option<u32>>,
     word: String,
-    chars: Vec<char>,
     words: Vec<(usize, usize, Option<u32>, bool)>,
 }
 

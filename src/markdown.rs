@@ -566,9 +566,11 @@ impl<'s> State<'s> {
         let whole_cell = self.in_cell && refs.len() == 1 && t.trim() == refs[0].number;
         let mut out = String::with_capacity(t.len() + 16);
         let mut last = 0;
+        // a section that has linked its share of terms needs no search for more: on a text
+        // that names a term in almost every phrase, most paragraphs come after that point
         let mut hits = match self.aids.terms {
-            Some(m) => m.find_cached(t),
-            None => Vec::new(),
+            Some(m) if self.linked.len() < MAX_TERMS_PER_SECTION => m.find_cached(t),
+            _ => Vec::new(),
         };
         hits.retain(|h| self.linked.len() < MAX_TERMS_PER_SECTION && self.linked.insert(h.term));
         let mut hits = hits.into_iter().peekable();

@@ -211,11 +211,24 @@ fn clean_stale(parent: &Path, name: &str) {
 
 /// Writes a file below `root`, creating folders as needed.
 pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
-    let path = root.join(rel);
-    if let Some(p) = path.parent() {
-        std::fs::create_dir_all(p)?;
+    use std::io::Write as _;
+    create(&root.join(rel))?.write_all(bytes)
+}
+
+/// Creates (truncates) a file, and its folders only when the file cannot be created without
+/// them. Most files of a build go into a folder made for an earlier file, and asking for every
+/// parent folder again (`create_dir_all`) is a failing `mkdir` and a `stat` per file: three
+/// quarters of the build's `mkdir` calls at 2,000 chapters.
+fn create(path: &Path) -> std::io::Result<std::fs::File> {
+    match std::fs::File::create(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(p) = path.parent() {
+                std::fs::create_dir_all(p)?;
+            }
+            std::fs::File::create(path)
+        }
+        r => r,
     }
-    std::fs::write(path, bytes)
 }
 
 /// Writes `root/rel` through a buffer filled by `fill`, for a file too large to hold whole in
@@ -226,11 +239,7 @@ pub fn write_with(
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     use std::io::Write as _;
-    let path = root.join(rel);
-    if let Some(p) = path.parent() {
-        std::fs::create_dir_all(p)?;
-    }
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, create(&root.join(rel))?);
     fill(&mut w)?;
     w.flush()
 }
