@@ -61,11 +61,10 @@ fn cut(text: &str, max: usize) -> String {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let text = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() <= max {
-        return text;
+    let (mut s, more) = crate::export::squeeze(&text[..end], max);
+    if !more {
+        return s;
     }
-    let mut s: String = text.chars().take(max).collect();
     if let Some(sp) = s.rfind(' ') {
         s.truncate(sp);
     }
