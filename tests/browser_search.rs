@@ -427,6 +427,83 @@ fn browser_ranks_the_exact_spelling_first() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
+/// On a site where common words have tiers, the browser loads them one at a time until the
+/// top results are proven: what it shows must be what loading every tier gives, and what
+/// `rulebook search` gives. Some queries must need a tier but not all of them, or the
+/// progressive path would not be exercised.
+#[test]
+fn browser_tiers_rank_as_loading_everything() {
+    let dir = tiers::tiers_site();
+    build_ok(dir.path());
+    let b = Browser::start(1000, 800);
+    let query = |q: &str, lang: &str, all: bool| -> (Vec<String>, u64) {
+        // a fresh page: no tier loaded yet
+        b.goto(&file_url(
+            &dir.path().join(format!("public/{lang}/index.html")),
+        ));
+        b.wait_until(
+            "return document.readyState === 'complete' && window.RulebookSearch",
+            10,
+            "page load",
+        );
+        b.js_with(
+            "window.__got = null; RulebookSearch.exhaustive = arguments[2]; RulebookSearch.query(arguments[0], arguments[1]).then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
+            vec![Value::from(q), Value::from(lang), Value::from(all)],
+        );
+        let got = b.wait_until("return window.__got", 20, q);
+        let loaded = b
+            .js("return RulebookSearch.tiersTaken || 0")
+            .as_u64()
+            .unwrap();
+        let urls = got
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        (urls, loaded)
+    };
+    let mut failed = Vec::new();
+    let mut progressive = 0;
+    for (lang, q) in tiers::TIER_QUERIES {
+        let r = run(&[
+            "search",
+            "--site",
+            dir.path().to_str().unwrap(),
+            "--json",
+            "--lang",
+            lang,
+            "--limit",
+            "10",
+            q,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let cli: Vec<String> = serde_json::from_str::<Value>(&r.stdout)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["url"].as_str().unwrap().to_string())
+            .collect();
+        let (some, loaded) = query(q, lang, false);
+        let (every, all) = query(q, lang, true);
+        println!("{lang} {q}: {loaded} of {all} tiers");
+        if loaded > 0 && loaded < all {
+            progressive += 1;
+        }
+        if some != every || some != cli {
+            failed.push(format!(
+                "{lang} {q}:\n  tiers as needed {some:?}\n  every tier {every:?}\n  cli {cli:?}"
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    assert!(
+        progressive >= 3,
+        "only {progressive} queries loaded some tiers but not all"
+    );
+}
+
 /// gzip size of a file (`gzip -6`), what a server sending it compressed transfers.
 fn gz(path: &Path) -> u64 {
     let out = std::process::Command::new("gzip")

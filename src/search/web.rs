@@ -11,8 +11,9 @@
 //! - `search/t/N.js`: term shards: runs of consecutive terms with their postings, cut at about
 //!   [`SHARD_BYTES`], so a few hundred files even for a large site. A term found in more than
 //!   [`HEAD_DOCS`] documents of a language keeps only its best-scoring ones there (its head).
-//! - `search/r/N.js`: the rest of those terms' postings (tails), loaded only when the heads
-//!   cannot prove which results come first (see [`Split`]).
+//! - `search/r/N.js`: tier files: the rest of those terms' postings in tiers of falling score
+//!   (see [`Split`]), loaded one tier at a time, only while what is loaded cannot prove which
+//!   results come first; a big tier has a file of its own, small ones share (see [`group`]).
 //! - `search/d/N.js`: document chunks of [`CHUNK_DOCS`] documents: what a result shows (title,
 //!   section, chapter, URL and the first [`PASSAGE_CHARS`] of its text, for the passage around
 //!   its first match).
@@ -38,8 +39,9 @@ use crate::output::write_file;
 
 /// Target size of a term shard before compression.
 pub const SHARD_BYTES: usize = 4 * 1024;
-/// Target size of a tail file before compression.
-pub const TAIL_BYTES: usize = 64 * 1024;
+/// Target size of a tier file before compression; a tier of at least half of it has a file
+/// of its own (see [`group`]).
+pub const TIER_BYTES: usize = 16 * 1024;
 /// Documents per document chunk. A result loads its whole chunk, so this is the price of
 /// showing one result: 8 documents are about 1.7 KB gzipped on the 2,000-chapter corpus (16
 /// were 2.8 KB). Halving it again would double the files for 0.7 KB a result.
@@ -173,22 +175,34 @@ fn encode_postings<'a>(postings: impl Iterator<Item = &'a (u32, u32, u8)>, out: 
     }
 }
 
-/// How one term's postings are split for the browser. In each language, the [`HEAD_DOCS`]
-/// documents where the term scores best go into its term shard (the head); the rest, if
-/// any, into a tail file that the browser loads only when the head cannot prove the top
-/// results (see `static/js/search.js`: every document left out scores at most as much as the
-/// weakest one kept, so when the results shown outscore that bound they are the exact top).
-/// A word on most sections of a large site is then a few hundred postings to download
-/// instead of tens of thousands.
+/// How one term's postings are split for the browser: impact-ordered tiers. In each
+/// language, the term's documents are ranked by the term's score in them (as search.js
+/// computes it, title and body); the [`HEAD_DOCS`] best go into its term shard (the head),
+/// the next [`FIRST_TIER_DOCS`] into its first tier, the next [`TIER_GROWTH`] times as many
+/// into the second, and so on (a last tier smaller than the one before it joins that one).
+/// Tiers are written to tier files (`search/r/N.js`, see [`group`]) and loaded by the browser
+/// one at a time, only while the results are not proven: every document of a tier scores at
+/// most as much as the weakest one of the tier before it, so after tiers `0..=k` are loaded,
+/// the weakest of tier `k` bounds everything still out (see `static/js/search.js` `combine`).
+///
+/// Why tiers rather than one tail: a word on most sections of a large site has tens of
+/// thousands of postings, and a query of two such words usually needs only the next thousand
+/// or so of each to prove its top ten. Growing tiers keep the bytes of a query within a small
+/// factor of what its proof needs, in a few rounds, whatever the depth it needs.
 struct Split {
-    /// The documents kept in the head, in order.
-    head: Vec<u32>,
-    /// Bit `l` set: the term has documents of language `l` in its tail.
-    mask: u32,
+    /// For each document of the term (ascending), its piece: 0 for the head, else the
+    /// number of the tail tier counted over all languages from 1, languages in order.
+    piece: Vec<(u32, u16)>,
+    /// For each language, how many tail tiers it has.
+    tiers: Vec<usize>,
 }
 
 /// Documents of one language kept in a term's head.
 pub const HEAD_DOCS: usize = 200;
+/// Documents of one language in a term's first tail tier.
+pub const FIRST_TIER_DOCS: usize = 1000;
+/// Each tail tier holds this many times as many documents as the one before it.
+pub const TIER_GROWTH: usize = 5;
 
 /// The split of one term's `[title, body]` postings. `langs` are the document ranges of the
 /// languages, `stats` the numbers BM25 needs.
@@ -220,8 +234,9 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
         }
         docs.push((d, s));
     }
-    let mut keep = vec![true; docs.len()];
-    let mut mask = 0;
+    let mut piece: Vec<(u32, u16)> = docs.iter().map(|&(d, _)| (d, 0)).collect();
+    let mut tiers = vec![0; langs.len()];
+    let mut next = 1u16;
     for (l, (_, from, to)) in langs.iter().enumerate() {
         let a = docs.partition_point(|x| (x.0 as usize) < *from);
         let b = docs.partition_point(|x| (x.0 as usize) < *to);
@@ -229,26 +244,44 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
             continue;
         }
         let mut order: Vec<usize> = (a..b).collect();
-        // Only which documents make the head matters, not their order: a selection, not a
-        // sort. Ties go by document, so the head is the same set a full sort would keep.
-        order.select_nth_unstable_by(HEAD_DOCS, |&x, &y| {
-            docs[y].1.total_cmp(&docs[x].1).then(x.cmp(&y))
-        });
-        for &x in &order[HEAD_DOCS..] {
-            keep[x] = false;
+        // Only which documents make each tier matters, not their order within it: a
+        // selection per cut, not a sort. Ties go by document, so the tiers are the same sets
+        // a full sort would cut.
+        let by_score = |&x: &usize, &y: &usize| docs[y].1.total_cmp(&docs[x].1).then(x.cmp(&y));
+        let mut rest = &mut order[..];
+        let mut size = HEAD_DOCS;
+        let mut first = true;
+        while !rest.is_empty() {
+            // the cut after this tier, unless what would be left is smaller than it
+            let take = if first || rest.len() >= 2 * size {
+                size
+            } else {
+                rest.len()
+            };
+            if take < rest.len() {
+                rest.select_nth_unstable_by(take, by_score);
+            }
+            let (tier, more) = rest.split_at_mut(take);
+            if !first {
+                for &x in tier.iter() {
+                    piece[x].1 = next;
+                }
+                next += 1;
+                tiers[l] += 1;
+            }
+            rest = more;
+            size = if first {
+                FIRST_TIER_DOCS
+            } else {
+                size * TIER_GROWTH
+            };
+            first = false;
         }
-        mask |= 1 << l;
     }
-    if mask == 0 {
+    if next == 1 {
         return None;
     }
-    let head = docs
-        .iter()
-        .zip(&keep)
-        .filter(|(_, k)| **k)
-        .map(|((d, _), _)| *d)
-        .collect();
-    Some(Split { head, mask })
+    Some(Split { piece, tiers })
 }
 
 /// What BM25 needs besides a term's own postings.
@@ -378,34 +411,24 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
         ],
         norms: norms.clone(),
     };
-    // Each term's entry in its shard and its tail (if it has one), encoded.
-    let encoded: Vec<(Vec<u8>, Option<Vec<u8>>)> = vocab
+    // Each term's entry in its shard and its tail tiers (if it has some), encoded.
+    let encoded: Vec<Entry> = vocab
         .par_iter()
         .map(|(term, id)| entry(term, &postings[*id], spelled.get(id), &langs, &stats))
         .collect::<Result<_, _>>()?;
 
     sw.lap("search: postings");
-    // Cut the sorted vocabulary into shards, and the terms with tails into tail files.
+    // Cut the sorted vocabulary into shards, and the tail tiers into tier files.
     let mut shards = Vec::new();
-    let mut tails: Vec<Vec<usize>> = Vec::new();
-    let mut tail_of = vec![0usize; vocab.len()];
-    let (mut size, mut tail_size) = (0, 0);
-    for (i, (head, tail)) in encoded.iter().enumerate() {
+    let mut size = 0;
+    for (i, e) in encoded.iter().enumerate() {
         if i == 0 || size >= SHARD_BYTES {
             shards.push(i);
             size = 0;
         }
-        size += head.len();
-        if let Some(t) = tail {
-            if tails.is_empty() || tail_size >= TAIL_BYTES {
-                tails.push(Vec::new());
-                tail_size = 0;
-            }
-            tails.last_mut().unwrap().push(i);
-            tail_of[i] = tails.len() - 1;
-            tail_size += t.len();
-        }
+        size += e.head.len();
     }
+    let (files, file_of) = group(&encoded);
     let meta = Meta {
         n: docs.len(),
         tokens,
@@ -457,23 +480,49 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
                 if i > from {
                     s.push(b',');
                 }
-                s.extend_from_slice(&encoded[i].0);
-                if encoded[i].1.is_some() {
-                    // the tail file's number closes the entry
-                    s.pop();
-                    s.extend_from_slice(format!(",{}]", tail_of[i]).as_bytes());
+                s.extend_from_slice(&encoded[i].head);
+                if !encoded[i].pieces.is_empty() {
+                    // the tier files of each language close the entry
+                    let mut f = file_of[i].iter();
+                    s.push(b',');
+                    for l in 0..meta.langs.len() {
+                        s.push(if l == 0 { b'[' } else { b',' });
+                        s.push(b'[');
+                        let of_lang = encoded[i].pieces.iter().filter(|p| p.lang == l);
+                        for (n, _) in of_lang.enumerate() {
+                            if n > 0 {
+                                s.push(b',');
+                            }
+                            s.extend_from_slice(f.next().unwrap_or(&0).to_string().as_bytes());
+                        }
+                        s.push(b']');
+                    }
+                    s.extend_from_slice(b"]]");
                 }
             }
             s.extend_from_slice(b"});\n");
             write_file(dir, &format!("search/t/{k}.js"), &s)
         })?;
-    tails.par_iter().enumerate().try_for_each(|(k, terms)| {
+    files.par_iter().enumerate().try_for_each(|(k, pieces)| {
         let mut s = format!("RulebookSearch.tail({k},{{").into_bytes();
-        for (n, &i) in terms.iter().enumerate() {
-            if n > 0 {
+        let mut last = usize::MAX;
+        for &(i, n) in pieces {
+            let piece = &encoded[i].pieces[n];
+            if i == last {
                 s.push(b',');
+            } else {
+                if last != usize::MAX {
+                    s.extend_from_slice(b"],");
+                }
+                serde_json::to_writer(&mut s, vocab[i].0).map_err(std::io::Error::other)?;
+                s.extend_from_slice(b":[");
+                last = i;
             }
-            s.extend_from_slice(encoded[i].1.as_deref().unwrap_or_default());
+            s.extend_from_slice(format!("{},{},", piece.lang, piece.tier).as_bytes());
+            s.extend_from_slice(&piece.lists);
+        }
+        if last != usize::MAX {
+            s.push(b']');
         }
         s.extend_from_slice(b"});\n");
         write_file(dir, &format!("search/r/{k}.js"), &s)
@@ -502,7 +551,55 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             format!("RulebookSearch.docs({k},{json});\n").as_bytes(),
         )
     })?;
-    Ok((1 + shard_ranges.len() + tails.len() + chunks.len(), version))
+    Ok((1 + shard_ranges.len() + files.len() + chunks.len(), version))
+}
+
+/// The tier files: which pieces each holds, as (term, piece) in the order written, and for
+/// each term the file of each of its pieces. A tier of at least half of [`TIER_BYTES`] has a
+/// file of its own, so loading it brings nothing else; smaller ones are grouped, so that
+/// small tiers do not make thousands of tiny files. A group holds tiers of one depth (first
+/// tiers with first tiers, …) of consecutive terms: a query's prefix expansions are
+/// neighbours in the vocabulary and often need the same depth, so one file serves several of
+/// them; and a small first tier never comes with a big deep tier of another term.
+type Files = (Vec<Vec<(usize, usize)>>, Vec<Vec<usize>>);
+fn group(encoded: &[Entry]) -> Files {
+    let depth = encoded
+        .iter()
+        .flat_map(|e| e.pieces.iter().map(|p| p.tier + 1))
+        .max()
+        .unwrap_or(0);
+    let mut files: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut file_of: Vec<Vec<usize>> = encoded.iter().map(|e| vec![0; e.pieces.len()]).collect();
+    for tier in 0..depth {
+        let mut open: Option<(usize, usize)> = None; // (file, bytes)
+        for (i, e) in encoded.iter().enumerate() {
+            for (n, p) in e.pieces.iter().enumerate() {
+                if p.tier != tier {
+                    continue;
+                }
+                let len = p.lists.len();
+                let f = if 2 * len >= TIER_BYTES {
+                    files.push(Vec::new());
+                    files.len() - 1
+                } else {
+                    match open {
+                        Some((f, bytes)) if bytes < TIER_BYTES => {
+                            open = Some((f, bytes + len));
+                            f
+                        }
+                        _ => {
+                            files.push(Vec::new());
+                            open = Some((files.len() - 1, len));
+                            files.len() - 1
+                        }
+                    }
+                };
+                files[f].push((i, n));
+                file_of[i][n] = f;
+            }
+        }
+    }
+    (files, file_of)
 }
 
 /// A document in its chunk, written as a JSON array: glossary entry (1) or section (0),
@@ -521,33 +618,46 @@ fn passage(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// A term's entry in its shard, `"term":["title","body"]`, and in its tail file if it has
-/// one. An entry with a tail is `"term":["title","body",title df,body df,language mask]`
-/// (the shard adds the tail file's number): the document frequencies BM25 needs are no
-/// longer the lengths of the lists. A term with more than one spelling (see `spelled` in
-/// [`write`]) is never split, as which documents rank.rs `folded_docs` weighs down depends on
-/// all of them; its entry goes on with its spellings: `,"spelling","postings"` each.
+/// One tail tier of a term, encoded: its language, its number among the language's tiers
+/// (from 0), and `"title","body"` (its postings).
+struct Piece {
+    lang: usize,
+    tier: usize,
+    lists: Vec<u8>,
+}
+
+/// A term's entry: its part of the shard and its tail tiers.
+struct Entry {
+    /// `"term":["title","body"` and, when the term has tiers, `,title df,body df` (the
+    /// writer closes it; the document frequencies BM25 needs are no longer the lengths of
+    /// the lists).
+    head: Vec<u8>,
+    pieces: Vec<Piece>,
+}
+
+/// A term's entry in its shard, `"term":["title","body"]`, and its tail tiers if it has
+/// some: then the shard entry is `"term":["title","body",title df,body df,[files…]…]`, with
+/// for each language the tier files of its tiers in order (see [`write`]). A term with more
+/// than one spelling (see `spelled` in [`write`]) is never split, as which documents rank.rs
+/// `folded_docs` weighs down depends on all of them; its entry goes on with its spellings:
+/// `,"spelling","postings"` each.
 fn entry(
     term: &str,
     p: &[Postings; 2],
     spellings: Option<&std::collections::BTreeMap<String, Postings>>,
     langs: &[(String, usize, usize)],
     stats: &Stats,
-) -> std::io::Result<(Vec<u8>, Option<Vec<u8>>)> {
-    let mut name = Vec::new();
-    serde_json::to_writer(&mut name, term).map_err(std::io::Error::other)?;
-    let lists = |out: &mut Vec<u8>, keep: &dyn Fn(u32) -> bool| {
-        out.extend_from_slice(&name);
-        out.extend_from_slice(b":[\"");
-        encode_postings(p[0].iter().filter(|x| keep(x.0)), out);
-        out.extend_from_slice(b"\",\"");
-        encode_postings(p[1].iter().filter(|x| keep(x.0)), out);
-        out.push(b'"');
-    };
+) -> std::io::Result<Entry> {
     let mut head = Vec::new();
+    serde_json::to_writer(&mut head, term).map_err(std::io::Error::other)?;
+    head.extend_from_slice(b":[");
     match split(p, langs, stats).filter(|_| spellings.is_none()) {
         None => {
-            lists(&mut head, &|_| true);
+            head.push(b'"');
+            encode_postings(p[0].iter(), &mut head);
+            head.extend_from_slice(b"\",\"");
+            encode_postings(p[1].iter(), &mut head);
+            head.push(b'"');
             for (sp, p) in spellings.into_iter().flatten() {
                 head.push(b',');
                 serde_json::to_writer(&mut head, sp).map_err(std::io::Error::other)?;
@@ -556,18 +666,48 @@ fn entry(
                 head.push(b'"');
             }
             head.push(b']');
-            Ok((head, None))
+            Ok(Entry {
+                head,
+                pieces: Vec::new(),
+            })
         }
         Some(sp) => {
-            let in_head = |d: u32| sp.head.binary_search(&d).is_ok();
-            lists(&mut head, &in_head);
-            head.extend_from_slice(
-                format!(",{},{},{}]", p[0].len(), p[1].len(), sp.mask).as_bytes(),
-            );
-            let mut tail = Vec::new();
-            lists(&mut tail, &|d| !in_head(d));
-            tail.push(b']');
-            Ok((head, Some(tail)))
+            // each field's postings dealt out to their pieces, in document order
+            let count = 1 + sp.tiers.iter().sum::<usize>();
+            let mut lists: Vec<[Postings; 2]> = vec![Default::default(); count];
+            for (f, field) in p.iter().enumerate() {
+                let mut k = 0;
+                for x in field {
+                    while sp.piece[k].0 < x.0 {
+                        k += 1;
+                    }
+                    lists[sp.piece[k].1 as usize][f].push(*x);
+                }
+            }
+            let encode_pair = |out: &mut Vec<u8>, l: &[Postings; 2]| {
+                out.push(b'"');
+                encode_postings(l[0].iter(), out);
+                out.extend_from_slice(b"\",\"");
+                encode_postings(l[1].iter(), out);
+                out.push(b'"');
+            };
+            encode_pair(&mut head, &lists[0]);
+            head.extend_from_slice(format!(",{},{}", p[0].len(), p[1].len()).as_bytes());
+            let mut pieces = Vec::with_capacity(count - 1);
+            let mut next = 1;
+            for (lang, &n) in sp.tiers.iter().enumerate() {
+                for tier in 0..n {
+                    let mut out = Vec::new();
+                    encode_pair(&mut out, &lists[next]);
+                    pieces.push(Piece {
+                        lang,
+                        tier,
+                        lists: out,
+                    });
+                    next += 1;
+                }
+            }
+            Ok(Entry { head, pieces })
         }
     }
 }

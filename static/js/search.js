@@ -2,8 +2,9 @@
  * `rulebook search` (the rules and their reasons are in src/search/rank.rs; keep the two
  * together), over the index `rulebook build` writes into search/ (src/search/web.rs):
  * index.js (vocabulary and statistics), t/N.js (term shards: the best-scoring documents of
- * each term), r/N.js (the rest of common terms' postings, loaded only when needed), d/N.js
- * (document chunks).
+ * each term), r/N.js (tier files: the rest of common terms' postings, in tiers of falling
+ * score, loaded one at a time only while the results are not proven), d/N.js (document
+ * chunks).
  * Every file is a script, so it loads from file:// as well as from a server, and only the
  * shards a query needs are loaded. Results are built with textContent, never innerHTML. */
 (function () {
@@ -64,18 +65,22 @@
     }
     return out.subarray(0, n);
   }
-  /* A term's postings: {head: [title, body], df: [title, body], tail: file number or -1,
-     mask: languages with a tail, rest: [title, body] once the tail is loaded, spellings}.
-     title and body are (document, frequency, length id) triples; spellings:
-     [[spelling with ґ, Map doc → frequency]…], present when the index has the term in more
-     than one spelling (such a term has no tail). */
+  /* A term's postings: {head: [title, body], df: [title, body], files, got, more, spellings}.
+     title and body are (document, frequency, length id) triples. A common term has tiers
+     (src/search/web.rs `Split`): files[l] are the tier files of its tiers in language l, in
+     falling order of score; got[l] how many of them are taken in (each only after the ones
+     before it, so the weakest document of the last one taken bounds every document still
+     out); more the [title, body] of the tiers taken. files is null for a term without tiers.
+     spellings: [[spelling with ґ, Map doc → frequency]…], present when the index has the
+     term in more than one spelling (such a term has no tiers). */
   function postingsOf(term) {
     var k = shardOf(term), raw = shards[k][term], p, t, i, j, m, flat;
     if (!Array.isArray(raw)) return raw;
     t = typeof raw[2] === "number";
     p = {
-      head: [decode(raw[0]), decode(raw[1])], rest: null, spellings: [],
-      df: t ? [raw[2], raw[3]] : null, mask: t ? raw[4] : 0, tail: t ? raw[5] : -1
+      head: [decode(raw[0]), decode(raw[1])], more: [], spellings: [],
+      df: t ? [raw[2], raw[3]] : null, files: t ? raw[4] : null,
+      got: t ? raw[4].map(function () { return 0; }) : null
     };
     if (!t) {
       p.df = [p.head[0].length / 3, p.head[1].length / 3];
@@ -88,13 +93,26 @@
     shards[k][term] = p;
     return p;
   }
-  /* The rest of a term's postings, from its tail file (loaded). */
-  function restOf(term, p) {
-    if (!p.rest) {
-      var raw = tails[p.tail][term];
-      p.rest = [decode(raw[0]), decode(raw[1])];
+  /* Takes in the tiers of a term whose files are loaded, in order in each language. A tier
+     file holds {term: [language, tier, "title", "body", …]}: one or more tiers of a term.
+     S.tiersTaken counts the tiers taken in (for tests). */
+  function take(term, p) {
+    var l, raw, i;
+    if (!p.files) return;
+    for (l = 0; l < p.files.length; l++) {
+      while (p.got[l] < p.files[l].length && tails[p.files[l][p.got[l]]]) {
+        raw = tails[p.files[l][p.got[l]]][term];
+        for (i = 0; i < raw.length; i += 4) {
+          if (raw[i] === l && raw[i + 1] === p.got[l]) p.more.push([decode(raw[i + 2]), decode(raw[i + 3])]);
+        }
+        S.tiersTaken = (S.tiersTaken || 0) + 1;
+        p.got[l]++;
+      }
     }
-    return p.rest;
+  }
+  /* The tier file to load next for a term in language l, or -1 when all are in. */
+  function nextFile(p, l) {
+    return p.files && p.got[l] < p.files[l].length ? p.files[l][p.got[l]] : -1;
   }
   S.docs = function (k, rows) { chunks[k] = rows; };
 
@@ -203,20 +221,26 @@
     while (l + 1 < meta.langs.length && d >= meta.langs[l][2]) l++;
     return l;
   }
-  /* Scores the words over the postings loaded. best[w]: every document's best weighted score
-     for word w over its expansions (typed arrays: a common word is thousands of documents);
-     bound[w][l]: the most that a document of language l can score for w through postings
-     still in a tail file (src/search/web.rs `Split`: a tail scores at most as much as the
-     weakest document of the head); seen: the documents with any score. */
+  /* Scores the words over the postings taken in. best[w]: every document's best weighted
+     score for word w over its expansions (typed arrays: a common word is thousands of
+     documents); bound[w][l]: the most that a document of language l can score for w through
+     tiers still out (src/search/web.rs `Split`: a tier scores at most as much as the weakest
+     document of the tier before it, so the bound of an expansion is the weakest score among
+     its documents of l taken in, and a word's the largest of its expansions'); seen: the
+     documents with any score; open: for each expansion with tiers still out, {p, bound}
+     (bound per language, 0 where nothing is out), what run() picks the next file from. */
   function score(words, inBody) {
     var n = meta.n, nl = meta.langs.length, boost = [TITLE_BOOST, 1];
     var mine = new Float64Array(n), touched = new Int32Array(n), mark = new Uint8Array(n);
-    var seen = [], best = [], bound = [];
+    var seen = [], best = [], bound = [], opened = [];
     words.forEach(function (word) {
       var b = new Float64Array(n), bd = new Float64Array(nl);
       word.expansions.forEach(function (e) {
-        var p = postingsOf(e[0]), lists = p.rest ? [p.head, p.rest] : [p.head], open = p.mask && !p.rest;
-        var nt = 0, low = open ? new Float64Array(nl).fill(Infinity) : null, f, flat, j, d, s, li, L;
+        var p = postingsOf(e[0]), lists, open = false, L;
+        take(e[0], p);
+        lists = [p.head].concat(p.more);
+        for (L = 0; L < nl; L++) if (nextFile(p, L) >= 0) open = true;
+        var nt = 0, low = open ? new Float64Array(nl).fill(Infinity) : null, f, flat, j, d, s, li;
         var totals = p.spellings.length ? new Map() : null, folded = null;
         for (li = 0; li < lists.length; li++) {
           for (f = 0; f < 2; f++) {
@@ -230,7 +254,7 @@
             }
           }
         }
-        // a term with spellings has no tail, so folding never meets a bound
+        // a term with spellings has no tiers, so folding never meets a bound
         if (totals) folded = new Set(foldedDocs(word, e[0], e[1], totals, p.spellings));
         for (j = 0; j < nt; j++) {
           d = touched[j];
@@ -240,18 +264,25 @@
           if (!mark[d]) { mark[d] = 1; seen.push(d); }
           if (open) { L = langOf(d); if (s < low[L]) low[L] = s; }
         }
-        if (open) for (L = 0; L < nl; L++) if ((p.mask & (1 << L)) && low[L] > bd[L]) bd[L] = low[L];
+        if (open) {
+          for (L = 0; L < nl; L++) {
+            if (nextFile(p, L) < 0 || low[L] === Infinity) low[L] = 0;
+            else if (low[L] > bd[L]) bd[L] = low[L];
+          }
+          opened.push({ p: p, bound: low });
+        }
       });
       best.push(b);
       bound.push(bd);
     });
-    return { best: best, bound: bound, seen: seen };
+    return { best: best, bound: bound, seen: seen, open: opened };
   }
   function round(s) { return Math.round(s * 1e6) / 1e6; }
   /* rank.rs `combine`, over the documents of language li, for its first `need` results.
-     With tails not loaded, it returns null unless those results are certain: each of them
-     scored exactly (no word's score below what a tail could give it), and every other
-     document that could still match scoring less, even with the most its tails could add. */
+     With tiers still out, it returns null unless those results are certain: each of them
+     scored exactly (no word's score below what a tier still out could give it), and every
+     other document that could still match scoring less, even with the most those tiers could
+     add. */
   function combine(sc, nwords, li, need, anyMode) {
     var l = meta.langs[li], from = l[1], to = l[2], all = [], any = [], i, d, w, s, m, v, u, exact, maybe;
     var bounds = sc.bound.map(function (b) { return b[li]; }), open = bounds.some(function (x) { return x > 0; });
@@ -297,18 +328,52 @@
   }
 
   /* Ranks the words' documents in every language: {page, other} (only the first SHOWN of
-     page and SHOWN_OTHER of other are certain), or null when tails are needed. */
+     page and SHOWN_OTHER of other are certain), or {blocked: languages not proven, open}
+     when tiers are needed. */
   function rank(words) {
-    var inBody = new Set(), sc = score(words, inBody), page = [], other = [], anyMode = words.some(function (w) { return !w.expansions.length; });
+    var inBody = new Set(), sc = score(words, inBody), page = [], other = [], blocked = [], anyMode = words.some(function (w) { return !w.expansions.length; });
     for (var li = 0; li < meta.langs.length; li++) {
       var mineLang = meta.langs[li][0] === S.lang;
       var ranked = combine(sc, words.length, li, mineLang ? SHOWN : SHOWN_OTHER, anyMode);
-      if (!ranked) return null;
-      if (mineLang) page = ranked;
+      if (!ranked) blocked.push(li);
+      else if (mineLang) page = ranked;
       else other = other.concat(ranked.slice(0, SHOWN_OTHER));
     }
+    if (blocked.length) return { blocked: blocked, open: sc.open };
     other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     return { page: page, other: other, words: words, inBody: inBody };
+  }
+  /* Ranks, loading tiers until the results are proven. In each language not proven yet, the
+     next tier of the expansion with the largest bound is loaded (that bound is its word's,
+     the one that keeps the most documents in doubt), then the proof runs again with the
+     tighter bounds; it always ends, at the latest once every tier is in (then all is exact).
+     With S.exhaustive set (for tests), every tier of every expansion is loaded first: the
+     ranking must be the same. */
+  function settle(words) {
+    var want = new Set(), r;
+    if (S.exhaustive) {
+      words.forEach(function (w) {
+        w.expansions.forEach(function (e) {
+          var p = postingsOf(e[0]);
+          if (p.files) p.files.forEach(function (fs) { fs.forEach(function (k) { want.add(k); }); });
+        });
+      });
+    } else {
+      r = rank(words);
+      if (!r.blocked) return Promise.resolve(r);
+      r.blocked.forEach(function (li) {
+        var top = null;
+        r.open.forEach(function (o) {
+          if (o.bound[li] > 0 && (!top || o.bound[li] > top.bound[li])) top = o;
+        });
+        if (top) want.add(nextFile(top.p, li));
+      });
+    }
+    want.forEach(function (k) { if (tails[k]) want.delete(k); });
+    if (!want.size) return Promise.resolve(rank(words));
+    return Promise.all(Array.from(want).map(function (k) {
+      return script("search/r/" + k + ".js");
+    })).then(function () { return S.exhaustive ? rank(words) : settle(words); });
   }
 
   /* Runs a query: resolves to {page: [[doc, score]…], other: […], words}. */
@@ -326,26 +391,7 @@
         words.forEach(function (w) {
           if (!w.expansions) w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
         });
-        var r = rank(words), more = new Set();
-        if (r) return r;
-        // the heads cannot tell: load the tails of the words' terms, then everything is exact
-        words.forEach(function (w) {
-          w.expansions.forEach(function (e) {
-            var p = postingsOf(e[0]);
-            if (p.mask && !p.rest) more.add(p.tail);
-          });
-        });
-        return Promise.all(Array.from(more).map(function (k) {
-          return tails[k] ? null : script("search/r/" + k + ".js");
-        })).then(function () {
-          words.forEach(function (w) {
-            w.expansions.forEach(function (e) {
-              var p = postingsOf(e[0]);
-              if (p.mask) restOf(e[0], p);
-            });
-          });
-          return rank(words);
-        });
+        return settle(words);
       });
     });
   }

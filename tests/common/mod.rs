@@ -6,6 +6,7 @@ pub mod browser;
 pub mod http;
 pub mod spelling;
 mod static_server;
+pub mod tiers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,0 +1,123 @@
+//! A site large enough for the browser index to split common words into tiers (more
+//! documents than a term shard keeps, in both languages, and more than the first tier in
+//! English), made of many short sections over a small vocabulary, with the words' frequencies
+//! and the sections' lengths varied so that scores differ. Deterministic (a fixed
+//! pseudo-random sequence), so a failure can be replayed.
+
+use super::{site, SITE_YAML};
+
+/// English words, commonest first: the first ones end up in most sections.
+const EN: &[&str] = &[
+    "token",
+    "player",
+    "first",
+    "exhaustion",
+    "dice",
+    "power",
+    "spell",
+    "guard",
+    "attack",
+    "unit",
+    "ember",
+    "shield",
+    "rune",
+    "river",
+    "tower",
+    "stone",
+    "flame",
+    "ash",
+    "lantern",
+    "meadow",
+];
+/// Ukrainian words, commonest first.
+const UK: &[&str] = &[
+    "жетон",
+    "гравець",
+    "перший",
+    "виснаження",
+    "кубик",
+    "сили",
+    "закляття",
+    "варта",
+    "атака",
+    "бієць",
+    "жарина",
+    "щит",
+    "руна",
+    "ріка",
+    "вежа",
+    "камінь",
+];
+
+/// Chapters and sections per chapter, per language.
+const EN_CHAPTERS: usize = 20;
+const UK_CHAPTERS: usize = 3;
+const SECTIONS: usize = 200;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    /// An index below `n`, small ones likelier (roughly Zipf).
+    fn skewed(&mut self, n: usize) -> usize {
+        let r = (self.next() % 10_000) as f64 / 10_000.0;
+        ((r * r * r) * n as f64) as usize
+    }
+}
+
+fn chapter(rng: &mut Rng, words: &[&str], lang: &str, c: usize) -> (String, String) {
+    let mut md = format!("---\nid: ch{c}\ntitle: Chapter {c}\n---\n\n");
+    for s in 1..=SECTIONS {
+        let t1 = words[rng.skewed(words.len())];
+        let t2 = words[rng.skewed(words.len())];
+        md.push_str(&format!("## {c}.{s} {t1} {t2}\n\n"));
+        let len = 4 + rng.next() % 40;
+        let mut text: Vec<&str> = Vec::new();
+        for _ in 0..len {
+            text.push(words[rng.skewed(words.len())]);
+        }
+        md.push_str(&text.join(" "));
+        md.push_str(".\n\n");
+    }
+    (format!("content/{lang}/{c:02}-ch.md"), md)
+}
+
+/// The site (not built).
+pub fn tiers_site() -> tempfile::TempDir {
+    let mut rng = Rng(7);
+    let mut files = vec![("content/site.yaml".to_string(), SITE_YAML.to_string())];
+    for c in 1..=EN_CHAPTERS {
+        files.push(chapter(&mut rng, EN, "en", c));
+    }
+    for c in 1..=UK_CHAPTERS {
+        files.push(chapter(&mut rng, UK, "uk", c));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    site(&refs)
+}
+
+/// (language, query): common words alone and together, half typed, with a typo.
+pub const TIER_QUERIES: &[(&str, &str)] = &[
+    ("en", "exhaustion token"),
+    ("en", "first player"),
+    ("en", "token"),
+    ("en", "dice power"),
+    ("en", "ember shield rune"),
+    ("en", "first pl"),
+    ("en", "to"),
+    ("en", "exhaustoin"),
+    ("en", "lantern meadow"),
+    ("uk", "жетон виснаження"),
+    ("uk", "кубик сили"),
+    ("uk", "жет"),
+    ("uk", "гравець"),
+];
