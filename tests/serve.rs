@@ -318,6 +318,68 @@ fn an_open_page_reloads_and_keeps_its_scroll_position() {
     );
 }
 
+/// The print views hold every chapter, so after an edit they are written after the edited
+/// page is announced: an open print view reloads when they hold the edit, not before (when it
+/// would show the old text and stay so).
+#[test]
+fn an_open_print_view_reloads_once_it_holds_the_edit() {
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    let b = Browser::start(1000, 600);
+    b.goto(&format!("http://{}/en/print/", s.addr));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    b.js("window.__marker = 1; return null;");
+    let v0 = s.version();
+    // let the page's long-poll reach the server before the edit
+    std::thread::sleep(Duration::from_millis(500));
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "Intro text.",
+        "Intro text, edited.",
+    );
+    // the status says when the print views hold a version past the edit
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut v = v0;
+    let st = loop {
+        let r = get_timeout(
+            &s.addr,
+            &format!("/__rulebook/wait?v={v}"),
+            Duration::from_secs(40),
+        );
+        let st: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        if no_errors(&st) && st["print"].as_u64().is_some_and(|p| p > v0) {
+            break st;
+        }
+        v = st["version"].as_u64().unwrap();
+        assert!(
+            Instant::now() < deadline,
+            "the print views were never announced: {st}"
+        );
+    };
+    let r = get(&s.addr, "/en/print/");
+    let doc = Html::parse_document(&r.text());
+    assert!(texts(&doc, "main")
+        .join(" ")
+        .contains("Intro text, edited."));
+    // a print view served says it shows the print views' version
+    let script = doc
+        .select(&sel("script[src='/__rulebook/live.js']"))
+        .next()
+        .expect("the live-reload script");
+    assert!(script.value().attr("data-print").is_some());
+    assert_eq!(
+        script.value().attr("data-version"),
+        Some(st["print"].to_string().as_str())
+    );
+    // and the open one reloaded to the edit
+    b.wait_until(
+        "return !window.__marker && document.readyState === 'complete' && document.body.textContent.indexOf('Intro text, edited.') >= 0",
+        15,
+        "the print view reloads with the edit",
+    );
+}
+
 #[test]
 fn files_outside_the_output_are_refused() {
     let dir = fixture();

@@ -26,10 +26,14 @@ const READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 const LIVE_JS: &str = include_str!("live.js");
 
-/// What the browser is told: the site's version (one more per rebuild) and current errors.
+/// What the browser is told: the site's version (one more per rebuild), the version whose
+/// print views are on disk, and current errors. An edit to one chapter is announced before
+/// the print views (every chapter on one page) are written again, so the edited page reloads
+/// at once; an open print view waits for `print` instead, or it would reload to the old text.
 #[derive(Default)]
 pub struct Status {
     pub version: u64,
+    pub print: u64,
     pub errors: Vec<Diagnostic>,
 }
 
@@ -49,14 +53,32 @@ impl Shared {
         })
     }
 
-    /// Records a new state of the site and answers every parked long-poll.
-    pub fn publish(&self, errors: Vec<Diagnostic>) {
+    /// Records a new state of the site and answers every parked long-poll. `print`: the print
+    /// views were written for it too.
+    pub fn publish(&self, errors: Vec<Diagnostic>, print: bool) {
         let body = {
             let mut st = self.status.lock().unwrap_or_else(|e| e.into_inner());
             st.version += 1;
+            if print {
+                st.print = st.version;
+            }
             st.errors = errors;
             status_json(&st)
         };
+        self.answer_all(&body);
+    }
+
+    /// Records that the print views now hold the current version, and tells the open ones.
+    pub fn publish_print(&self) {
+        let body = {
+            let mut st = self.status.lock().unwrap_or_else(|e| e.into_inner());
+            st.print = st.version;
+            status_json(&st)
+        };
+        self.answer_all(&body);
+    }
+
+    fn answer_all(&self, body: &str) {
         let waiting = std::mem::take(&mut *self.waiters.lock().unwrap_or_else(|e| e.into_inner()));
         for (mut s, _) in waiting {
             let _ = respond(&mut s, 200, "application/json", body.as_bytes(), &[]);
@@ -68,6 +90,16 @@ impl Shared {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .version
+    }
+
+    /// The version a served page says it shows: the print views' for a print view.
+    fn served_version(&self, print_view: bool) -> u64 {
+        let st = self.status.lock().unwrap_or_else(|e| e.into_inner());
+        if print_view {
+            st.print
+        } else {
+            st.version
+        }
     }
 
     fn status_body(&self) -> String {
@@ -104,7 +136,7 @@ fn status_json(st: &Status) -> String {
             })
         })
         .collect();
-    serde_json::json!({"version": st.version, "errors": errors}).to_string()
+    serde_json::json!({"version": st.version, "print": st.print, "errors": errors}).to_string()
 }
 
 /// Starts the acceptor and the long-poll sweeper; returns at once.
@@ -228,17 +260,23 @@ fn handle(mut s: TcpStream, shared: &Shared) {
     if path == "/__rulebook/wait" {
         let query = target.split_once('?').map(|x| x.1).unwrap_or("");
         let mut seen = None;
+        let mut print = None;
         let mut now = false;
         for kv in query.split('&') {
             match kv.split_once('=') {
                 Some(("v", v)) => seen = v.parse::<u64>().ok(),
+                // a print view's: the print views' version it shows
+                Some(("print", v)) => print = v.parse::<u64>().ok(),
                 Some(("now", _)) => now = true,
                 _ => {}
             }
         }
         let mut waiters = shared.waiters.lock().unwrap_or_else(|e| e.into_inner());
         // checked under the waiters' lock, so a rebuild cannot slip between check and park
-        if now || seen != Some(shared.version()) {
+        if now
+            || seen != Some(shared.version())
+            || print.is_some_and(|p| p < shared.served_version(true))
+        {
             drop(waiters);
             let body = shared.status_body();
             let _ = respond(&mut s, 200, "application/json", body.as_bytes(), &[]);
@@ -253,7 +291,8 @@ fn handle(mut s: TcpStream, shared: &Shared) {
             Ok(bytes) => {
                 let ct = content_type(&f);
                 let body = if ct.starts_with("text/html") {
-                    inject(bytes, shared.version())
+                    let print_view = is_print_view(&shared.root, &f);
+                    inject(bytes, shared.served_version(print_view), print_view)
                 } else {
                     bytes
                 };
@@ -276,14 +315,27 @@ fn not_found(s: &mut TcpStream, shared: &Shared) {
         s,
         404,
         "text/html; charset=utf-8",
-        &inject(page, shared.version()),
+        &inject(page, shared.version(), false),
         &[],
     );
 }
 
-/// Adds the live-reload script to an HTML page, before `</body>` (or at the end).
-pub fn inject(mut html: Vec<u8>, version: u64) -> Vec<u8> {
-    let tag = format!("<script src=\"/__rulebook/live.js\" data-version=\"{version}\"></script>");
+/// Whether `file` (below `root`) is a print view, `<lang>/print/index.html`.
+fn is_print_view(root: &std::path::Path, file: &std::path::Path) -> bool {
+    let Ok(rel) = file.strip_prefix(root) else {
+        return false;
+    };
+    let parts: Vec<_> = rel.components().collect();
+    parts.len() == 3 && parts[1].as_os_str() == "print" && parts[2].as_os_str() == "index.html"
+}
+
+/// Adds the live-reload script to an HTML page, before `</body>` (or at the end). A print
+/// view's script waits for the print views to be written (see [`Status`]).
+pub fn inject(mut html: Vec<u8>, version: u64, print_view: bool) -> Vec<u8> {
+    let tag = format!(
+        "<script src=\"/__rulebook/live.js\" data-version=\"{version}\"{}></script>",
+        if print_view { " data-print" } else { "" }
+    );
     let at = html
         .windows(7)
         .rposition(|w| w.eq_ignore_ascii_case(b"</body>"))

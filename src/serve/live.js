@@ -5,6 +5,9 @@
   "use strict";
   var me = document.currentScript;
   var version = Number(me.getAttribute("data-version"));
+  /* A print view holds every chapter and is written after an edit is announced: it reloads
+     when the print views of a newer version are written (src/serve/http.rs `Status`). */
+  var printView = me.hasAttribute("data-print"), shown = version;
   var key = "rulebook-serve-scroll:" + location.pathname;
   try {
     var y = sessionStorage.getItem(key);
@@ -48,18 +51,19 @@
   }
   function poll(now) {
     var x = new XMLHttpRequest();
-    x.open("GET", "/__rulebook/wait?v=" + version + (now ? "&now=1" : ""));
+    x.open("GET", "/__rulebook/wait?v=" + version + (printView ? "&print=" + shown : "") + (now ? "&now=1" : ""));
     x.onload = function () {
       var st;
       try { st = JSON.parse(x.responseText); } catch (e) { setTimeout(poll, 1000); return; }
       if (st.errors.length) {
         show(st.errors);
         version = st.version;
-      } else if (st.version !== version) {
+      } else if (printView ? st.print > shown : st.version !== version) {
         reload();
         return;
       } else {
         hide();
+        version = st.version;
       }
       poll(false);
     };

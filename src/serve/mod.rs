@@ -83,7 +83,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     };
     let served = output.canonicalize().map_err(|e| e.to_string())?;
     let shared = http::Shared::new(served);
-    shared.publish(first_errors);
+    shared.publish(first_errors, true);
     http::start(listener, std::sync::Arc::clone(&shared));
     let (tx, rx) = mpsc::channel::<PathBuf>();
     let mut watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
@@ -161,10 +161,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                     r.millis
                 );
                 file_errors.clear();
-                shared.publish(Vec::new());
+                shared.publish(Vec::new(), r.full);
                 if !r.full {
-                    if let Some(Err(e)) = live.as_ref().map(|l| l.write_print()) {
-                        print_findings(&e);
+                    match live.as_ref().map(|l| l.write_print()) {
+                        Some(Ok(_)) => shared.publish_print(),
+                        Some(Err(e)) => print_findings(&e),
+                        None => {}
                     }
                 }
             }
@@ -172,7 +174,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                 print_findings(&errors);
                 eprintln!("the build failed; the last good site is still served");
                 file_errors = errors.clone();
-                shared.publish(errors);
+                shared.publish(errors, false);
             }
         }
     }
