@@ -71,7 +71,7 @@ impl Symbols {
         }
         let bytes = text.as_bytes();
         let mut i = from;
-        while let Some(off) = bytes.get(i..)?.iter().position(|&b| b == b':') {
+        while let Some(off) = memchr::memchr(b':', bytes.get(i..)?) {
             let colon = i + off;
             let at = if colon > from && bytes[colon - 1] == b'<' {
                 colon - 1

@@ -62,6 +62,25 @@ pub enum Pending {
     Anchor { anchor: String },
 }
 
+/// Where the next placeholder starts in `html`. `str::find` looks for a character by its last
+/// byte, and the last byte of [`START`] (`0x80`) is also the last byte of the Ukrainian `р`:
+/// the search stopped at every one of them. Its first byte (`0xEE`) starts only characters of
+/// the private-use area, which no text has.
+fn find_start(html: &str) -> Option<usize> {
+    let mut buf = [0u8; 4];
+    let start = START.encode_utf8(&mut buf).as_bytes();
+    let bytes = html.as_bytes();
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(start[0], &bytes[from..]) {
+        let at = from + i;
+        if bytes[at..].starts_with(start) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 pub fn placeholder(out: &mut String, index: usize, mark: Mark) {
     out.push(START);
     out.push_str(&index.to_string());
@@ -225,19 +244,23 @@ impl Resolver<'_> {
         page: Page<'_>,
         extra: &mut dyn FnMut(&Pending, Mark, &mut String),
     ) -> String {
-        if !html.contains(START) {
+        let Some(first) = find_start(html) else {
             return html.to_string();
-        }
+        };
         let mut out = String::with_capacity(html.len() + pending.len() * 48);
         let mut rest = html;
-        while let Some(pos) = rest.find(START) {
+        let mut next = Some(first);
+        while let Some(pos) = next {
             out.push_str(&rest[..pos]);
             let after = &rest[pos + START.len_utf8()..];
             let digits = after.bytes().take_while(u8::is_ascii_digit).count();
             let idx: usize = after[..digits].parse().unwrap_or(usize::MAX);
             let mark = after[digits..].chars().next();
             rest = &after[digits + mark.map_or(0, char::len_utf8)..];
-            let Some(p) = pending.get(idx) else { continue };
+            let Some(p) = pending.get(idx) else {
+                next = find_start(rest);
+                continue;
+            };
             match (mark, p) {
                 (Some(BARE), Pending::Bare { number, .. }) => {
                     match self.section_url(page, number) {
@@ -289,6 +312,7 @@ impl Resolver<'_> {
                 }
                 _ => {}
             }
+            next = find_start(rest);
         }
         out.push_str(rest);
         out
