@@ -93,10 +93,9 @@ impl Run {
     /// The terms of one field of a document; its words written with `ґ` go to `spelled`.
     fn field(&mut self, text: &str, spelled: &mut Vec<Spelled>) -> FieldTerms {
         let mut all: Vec<u32> = Vec::new();
-        for chunk in text.split(char::is_whitespace) {
-            if chunk.is_empty() {
-                continue;
-            }
+        // Split at ASCII white space only, a byte search: a chunk with other white space in it
+        // (a no-break space) is split again by the term cache, which gives the same terms.
+        for chunk in text.split_ascii_whitespace() {
             if let Some((t, sp)) = self.chunks.get(chunk) {
                 all.extend_from_slice(t);
                 spelled.extend(sp.iter().cloned());
