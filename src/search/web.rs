@@ -41,7 +41,7 @@ use crate::output::write_file;
 pub const SHARD_BYTES: usize = 4 * 1024;
 /// Target size of a tier file before compression; a tier of at least half of it has a file
 /// of its own (see [`group`]).
-pub const TIER_BYTES: usize = 16 * 1024;
+pub const TIER_BYTES: usize = 10 * 1024;
 /// Documents per document chunk. A result loads its whole chunk, so this is the price of
 /// showing one result: 8 documents are about 1.7 KB gzipped on the 2,000-chapter corpus (16
 /// were 2.8 KB). Halving it again would double the files for 0.7 KB a result.
