@@ -348,9 +348,12 @@
      the one that keeps the most documents in doubt), then the proof runs again with the
      tighter bounds; it always ends, at the latest once every tier is in (then all is exact).
      With S.exhaustive set (for tests), every tier of every expansion is loaded first: the
-     ranking must be the same. */
-  function settle(words) {
+     ranking must be the same. A run that a newer one has replaced (the next keystroke)
+     stops loading and fails: its results would not be shown, and its tiers would only slow
+     the newer run down. */
+  function settle(words, ticket) {
     var want = new Set(), r;
+    if (ticket !== runs) return Promise.reject(new Error("replaced by a newer search"));
     if (S.exhaustive) {
       words.forEach(function (w) {
         w.expansions.forEach(function (e) {
@@ -373,11 +376,13 @@
     if (!want.size) return Promise.resolve(rank(words));
     return Promise.all(Array.from(want).map(function (k) {
       return script("search/r/" + k + ".js");
-    })).then(function () { return S.exhaustive ? rank(words) : settle(words); });
+    })).then(function () { return S.exhaustive ? rank(words) : settle(words, ticket); });
   }
 
+  var runs = 0;
   /* Runs a query: resolves to {page: [[doc, score]…], other: […], words}. */
   function run(q) {
+    var ticket = ++runs;
     return ready().then(function () {
       var words = plan(q), need = new Set();
       if (!words.length) return { page: [], other: [], words: words };
@@ -391,7 +396,7 @@
         words.forEach(function (w) {
           if (!w.expansions) w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
         });
-        return settle(words);
+        return settle(words, ticket);
       });
     });
   }
