@@ -635,8 +635,10 @@ struct Entry {
 }
 
 /// A term's entry in its shard, `"term":["title","body"]`, and its tail tiers if it has
-/// some: then the shard entry is `"term":["title","body",title df,body df,[files…]…]`, with
-/// for each language the tier files of its tiers in order (see [`write`]). A term with more
+/// some: then the shard entry is `"term":["title","body",title df,body df,[[files…],…]]`,
+/// with for each language (in the order of `langs`) the numbers of the tier files of its
+/// tiers, best tier first, `[]` where it has none (see [`write`]). A tier file is
+/// `RulebookSearch.tail(N,{"term":[language,tier,"title","body",…],…})`. A term with more
 /// than one spelling (see `spelled` in [`write`]) is never split, as which documents rank.rs
 /// `folded_docs` weighs down depends on all of them; its entry goes on with its spellings:
 /// `,"spelling","postings"` each.
