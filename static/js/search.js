@@ -19,7 +19,7 @@
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null;
-  var shards = {}, tails = {}, chunks = {}, texts = {}, loading = {};
+  var shards = {}, tails = {}, chunks = {}, loading = {};
 
   /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
   function script(src) {
@@ -229,7 +229,7 @@
      its documents of l taken in, and a word's the largest of its expansions'); seen: the
      documents with any score; open: for each expansion with tiers still out, {p, bound}
      (bound per language, 0 where nothing is out), what run() picks the next file from. */
-  function score(words, inBody) {
+  function score(words) {
     var n = meta.n, nl = meta.langs.length, boost = [TITLE_BOOST, 1];
     var mine = new Float64Array(n), touched = new Int32Array(n), mark = new Uint8Array(n);
     var seen = [], best = [], bound = [], opened = [];
@@ -250,7 +250,6 @@
               if (mine[d] === 0) touched[nt++] = d;
               mine[d] += boost[f] * bm25(flat[j + 1], meta.norms[flat[j + 2]], p.df[f], n, meta.avg[f]);
               if (totals) totals.set(d, (totals.get(d) || 0) + flat[j + 1]);
-              if (f === 1) inBody.add(d);
             }
           }
         }
@@ -331,7 +330,7 @@
      page and SHOWN_OTHER of other are certain), or {blocked: languages not proven, open}
      when tiers are needed. */
   function rank(words) {
-    var inBody = new Set(), sc = score(words, inBody), page = [], other = [], blocked = [], anyMode = words.some(function (w) { return !w.expansions.length; });
+    var sc = score(words), page = [], other = [], blocked = [], anyMode = words.some(function (w) { return !w.expansions.length; });
     for (var li = 0; li < meta.langs.length; li++) {
       var mineLang = meta.langs[li][0] === S.lang;
       var ranked = combine(sc, words.length, li, mineLang ? SHOWN : SHOWN_OTHER, anyMode);
@@ -341,7 +340,7 @@
     }
     if (blocked.length) return { blocked: blocked, open: sc.open };
     other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-    return { page: page, other: other, words: words, inBody: inBody };
+    return { page: page, other: other, words: words };
   }
   /* Ranks, loading tiers until the results are proven. In each language not proven yet, the
      next tier of the expansion with the largest bound is loaded (that bound is its word's,
