@@ -264,6 +264,29 @@ fn results_past_the_panel_load_when_they_come_into_view() {
     );
 }
 
+/// The URLs of the command line's first ten results for `q` in `lang`.
+fn cli_top_ten(site: &Path, lang: &str, q: &str) -> Vec<String> {
+    let r = run(&[
+        "search",
+        "--site",
+        site.to_str().unwrap(),
+        "--json",
+        "--lang",
+        lang,
+        "--limit",
+        "10",
+        q,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    serde_json::from_str::<Value>(&r.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["url"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// Queries of the agreement check: terms, phrases, word forms, typos and prefixes, in both
 /// languages.
 const AGREEMENT: &[(&str, &str)] = &[
@@ -347,25 +370,7 @@ fn browser_and_command_line_agree_on_the_top_ten() {
     let mut agree = 0;
     let mut differ = Vec::new();
     for (lang, q) in AGREEMENT {
-        let r = run(&[
-            "search",
-            "--site",
-            dir.path().to_str().unwrap(),
-            "--json",
-            "--lang",
-            lang,
-            "--limit",
-            "10",
-            q,
-        ]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let cli: Vec<String> = serde_json::from_str::<Value>(&r.stdout)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h["url"].as_str().unwrap().to_string())
-            .collect();
+        let cli = cli_top_ten(dir.path(), lang, q);
         b.js_with(
             "window.__got = null; RulebookSearch.query(arguments[0], arguments[1]).then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
             vec![Value::from(*q), Value::from(*lang)],
@@ -466,25 +471,7 @@ fn browser_tiers_rank_as_loading_everything() {
     let mut failed = Vec::new();
     let mut progressive = 0;
     for (lang, q) in tiers::TIER_QUERIES {
-        let r = run(&[
-            "search",
-            "--site",
-            dir.path().to_str().unwrap(),
-            "--json",
-            "--lang",
-            lang,
-            "--limit",
-            "10",
-            q,
-        ]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let cli: Vec<String> = serde_json::from_str::<Value>(&r.stdout)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h["url"].as_str().unwrap().to_string())
-            .collect();
+        let cli = cli_top_ten(dir.path(), lang, q);
         let (some, loaded) = query(q, lang, false);
         let (every, all) = query(q, lang, true);
         println!("{lang} {q}: {loaded} of {all} tiers");
