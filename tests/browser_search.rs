@@ -157,16 +157,7 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
     );
     let other = b.js("return document.querySelectorAll('#search-results .search-snippet *:not(mark), #search-results i').length");
     assert_eq!(other, Value::from(0));
-    let r = run(&[
-        "search",
-        "--site",
-        dir.path().to_str().unwrap(),
-        "--json",
-        "--lang",
-        "en",
-        "basilisk",
-    ]);
-    let cli: Value = serde_json::from_str(&r.stdout).unwrap();
+    let cli = search_json(dir.path(), &["--lang", "en", "basilisk"]);
     let cli = cli[0]["snippet"].as_str().unwrap().replace("**", "");
     let web = snippet
         .as_str()
@@ -266,22 +257,7 @@ fn results_past_the_panel_load_when_they_come_into_view() {
 
 /// The URLs of the command line's first ten results for `q` in `lang`.
 fn cli_top_ten(site: &Path, lang: &str, q: &str) -> Vec<String> {
-    let r = run(&[
-        "search",
-        "--site",
-        site.to_str().unwrap(),
-        "--json",
-        "--lang",
-        lang,
-        "--limit",
-        "10",
-        q,
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    serde_json::from_str::<Value>(&r.stdout)
-        .unwrap()
-        .as_array()
-        .unwrap()
+    search_json(site, &["--lang", lang, "--limit", "10", q])
         .iter()
         .map(|h| h["url"].as_str().unwrap().to_string())
         .collect()

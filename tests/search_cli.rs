@@ -3,22 +3,8 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::*;
 use serde_json::Value;
-
-fn search_json(site: &Path, args: &[&str]) -> Vec<Value> {
-    let mut all = vec!["search", "--site", site.to_str().unwrap(), "--json"];
-    all.extend_from_slice(args);
-    let r = run(&all);
-    assert_eq!(r.code, 0, "search {args:?} failed:\n{}", r.stderr);
-    serde_json::from_str::<Value>(&r.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", r.stdout))
-        .as_array()
-        .expect("an array")
-        .clone()
-}
 
 fn field<'a>(v: &'a Value, k: &str) -> &'a str {
     v[k].as_str()

@@ -7,27 +7,11 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use serde_json::Value;
 
 /// URLs of the top `n` Ukrainian results.
 fn top(site: &Path, q: &str, n: usize) -> Vec<String> {
     let n = n.to_string();
-    let r = run(&[
-        "search",
-        "--site",
-        site.to_str().unwrap(),
-        "--json",
-        "--lang",
-        "uk",
-        "--limit",
-        &n,
-        q,
-    ]);
-    assert_eq!(r.code, 0, "{q}: {}", r.stderr);
-    serde_json::from_str::<Value>(&r.stdout)
-        .unwrap()
-        .as_array()
-        .unwrap()
+    search_json(site, &["--lang", "uk", "--limit", &n, q])
         .iter()
         .map(|h| h["url"].as_str().unwrap().to_string())
         .collect()
@@ -213,20 +197,7 @@ fn one_letter_typos_still_find_the_section() {
 
 /// Sections of the Ukrainian results (all of them).
 fn sections(site: &Path, q: &str) -> Vec<String> {
-    let r = run(&[
-        "search",
-        "--site",
-        site.to_str().unwrap(),
-        "--json",
-        "--lang",
-        "uk",
-        q,
-    ]);
-    assert_eq!(r.code, 0, "{q}: {}", r.stderr);
-    serde_json::from_str::<Value>(&r.stdout)
-        .unwrap()
-        .as_array()
-        .unwrap()
+    search_json(site, &["--lang", "uk", q])
         .iter()
         .map(|h| h["section"].as_str().unwrap().to_string())
         .collect()

@@ -328,3 +328,16 @@ pub fn percent_decode(s: &str) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// `rulebook search --site SITE --json ARGS…`, which must succeed: its results.
+pub fn search_json(site: &Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["search", "--site", site.to_str().unwrap(), "--json"];
+    all.extend_from_slice(args);
+    let r = run(&all);
+    assert_eq!(r.code, 0, "search {args:?} failed:\n{}", r.stderr);
+    serde_json::from_str::<serde_json::Value>(&r.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", r.stdout))
+        .as_array()
+        .expect("an array")
+        .clone()
+}
