@@ -24,7 +24,6 @@
 //! cached index.
 
 use rustc_hash::FxHashMap;
-use std::borrow::Cow;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -66,10 +65,10 @@ type Spelled = (u32, String);
 
 /// Analysis of a run of consecutive documents, on one thread: the terms of each document as
 /// ids into this run's own vocabulary. Chunks of text repeat, so each distinct chunk is
-/// analyzed once ([`TermCache`]) and remembered as ids.
+/// analyzed once for the whole site (the shared [`TermCache`]) and remembered here as ids,
+/// where looking it up needs no lock.
 #[derive(Default)]
 struct Run {
-    cache: TermCache,
     /// Each distinct chunk: its term ids and its words written with `ґ`.
     chunks: FxHashMap<String, (Vec<u32>, Vec<Spelled>)>,
     ids: FxHashMap<String, u32>,
@@ -79,6 +78,11 @@ struct Run {
     /// body together (rank.rs, step 3).
     spelled: Vec<Vec<Spelled>>,
     scratch: Vec<String>,
+    /// Frequency of each local term in the field being analyzed, and the terms it has: a
+    /// count per term rather than a sort of every word (a field has far fewer distinct terms
+    /// than words). Both are back to zero and empty between fields.
+    counts: Vec<u32>,
+    touched: Vec<u32>,
 }
 
 impl Run {
@@ -91,18 +95,20 @@ impl Run {
     }
 
     /// The terms of one field of a document; its words written with `ґ` go to `spelled`.
-    fn field(&mut self, text: &str, spelled: &mut Vec<Spelled>) -> FieldTerms {
-        let mut all: Vec<u32> = Vec::new();
-        // Split at ASCII white space only, a byte search: a chunk with other white space in it
+    fn field(&mut self, text: &str, spelled: &mut Vec<Spelled>, cache: &TermCache) -> FieldTerms {
+        let mut len = 0u32;
+        // Split at ASCII white space only, a byte test: a chunk with other white space in it
         // (a no-break space) is split again by the term cache, which gives the same terms.
+        // (memchr3 on space, tab and line feed was slower: chunks are a few bytes long.)
         for chunk in text.split_ascii_whitespace() {
             if let Some((t, sp)) = self.chunks.get(chunk) {
-                all.extend_from_slice(t);
+                len += t.len() as u32;
+                count(&mut self.counts, &mut self.touched, t);
                 spelled.extend(sp.iter().cloned());
                 continue;
             }
             self.scratch.clear();
-            self.cache.terms(chunk, &mut self.scratch);
+            cache.terms(chunk, &mut self.scratch);
             let mut t = Vec::with_capacity(self.scratch.len());
             for term in std::mem::take(&mut self.scratch) {
                 t.push(self.id(term));
@@ -118,20 +124,31 @@ impl Run {
                     }
                 }
             }
-            all.extend_from_slice(&t);
+            self.counts.resize(self.vocab.len(), 0);
+            len += t.len() as u32;
+            count(&mut self.counts, &mut self.touched, &t);
             spelled.extend(sp.iter().cloned());
             self.chunks.insert(chunk.to_string(), (t, sp));
         }
-        let len = all.len() as u32;
-        all.sort_unstable();
-        let mut terms: Vec<(u32, u32)> = Vec::with_capacity(all.len());
-        for t in all {
-            match terms.last_mut() {
-                Some((last, n)) if *last == t => *n += 1,
-                _ => terms.push((t, 1)),
-            }
-        }
+        self.touched.sort_unstable();
+        let terms = self
+            .touched
+            .drain(..)
+            .map(|t| (t, std::mem::take(&mut self.counts[t as usize])))
+            .collect();
         FieldTerms { terms, len }
+    }
+}
+
+/// Counts the terms `ids` into `counts`, noting in `touched` each term counted for the first
+/// time.
+fn count(counts: &mut [u32], touched: &mut Vec<u32>, ids: &[u32]) {
+    for &t in ids {
+        let n = &mut counts[t as usize];
+        if *n == 0 {
+            touched.push(t);
+        }
+        *n += 1;
     }
 }
 
@@ -317,6 +334,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
         .len()
         .div_ceil(4 * rayon::current_num_threads())
         .max(64);
+    let cache = TermCache::default();
     let runs: Vec<Run> = docs
         .par_chunks(per_run)
         .map(|chunk| {
@@ -324,20 +342,21 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             for d in chunk {
                 let mut spelled = Vec::new();
                 let fields = [
-                    run.field(&d.keys, &mut spelled),
-                    run.field(&d.text, &mut spelled),
+                    run.field(&d.keys, &mut spelled, &cache),
+                    run.field(&d.text, &mut spelled, &cache),
                 ];
                 run.docs.push(fields);
                 run.spelled.push(spelled);
             }
-            // The caches only speed up analysis; the postings need the ids and the vocabulary.
-            // Freed here, they are not held through the rest of the build (about a tenth of
-            // its peak memory at 2,000 chapters).
+            // The chunk table only speeds up analysis; the postings need the ids and the
+            // vocabulary. Freed here, it is not held through the rest of the build (the
+            // tables were about a tenth of its peak memory at 2,000 chapters).
             run.chunks = FxHashMap::default();
-            run.cache = TermCache::default();
+            run.counts = Vec::new();
             run
         })
         .collect();
+    drop(cache);
     sw.lap("search: analyze");
     // Global term ids in order of first appearance, postings gathered in document order.
     let mut ids: FxHashMap<&str, usize> = FxHashMap::default();
@@ -530,25 +549,29 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     sw.lap("search: term shards");
     let chunks: Vec<&[Doc]> = docs.chunks(CHUNK_DOCS).collect();
     chunks.par_iter().enumerate().try_for_each(|(k, chunk)| {
-        let rows: Vec<Row> = chunk
-            .iter()
-            .map(|d| {
-                Row(
-                    u8::from(d.kind == Kind::Glossary),
-                    d.section.as_str(),
-                    d.title.as_str(),
-                    d.chapter.as_str(),
-                    d.url.as_str(),
-                    passage(&d.text),
-                )
-            })
-            .collect();
-        let json = serde_json::to_string(&rows).map_err(std::io::Error::other)?;
-        write_file(
-            dir,
-            &format!("search/d/{k}.js"),
-            format!("RulebookSearch.docs({k},{json});\n").as_bytes(),
-        )
+        // Written by hand rather than through serde_json: the passages are most of the
+        // index's bytes, and they rarely need escaping, which one vectorized test rules out.
+        let mut s = format!("RulebookSearch.docs({k},[");
+        for (i, d) in chunk.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(if d.kind == Kind::Glossary { "[1" } else { "[0" });
+            for field in [&d.section, &d.title, &d.chapter, &d.url] {
+                s.push_str(",\"");
+                json_escape(field, &mut s);
+                s.push('"');
+            }
+            s.push_str(",\"");
+            let upto = cut(&d.text, PASSAGE_CHARS);
+            json_escape(upto, &mut s);
+            if upto.len() < d.text.len() {
+                s.push('…');
+            }
+            s.push_str("\"]");
+        }
+        s.push_str("]);\n");
+        write_file(dir, &format!("search/d/{k}.js"), s.as_bytes())
     })?;
     Ok((1 + shard_ranges.len() + files.len() + chunks.len(), version))
 }
@@ -601,19 +624,30 @@ fn group(encoded: &[Entry]) -> Files {
     (files, file_of)
 }
 
-/// A document in its chunk, written as a JSON array: glossary entry (1) or section (0),
-/// section number, title, chapter, URL, [`passage`].
-#[derive(Serialize)]
-struct Row<'a>(u8, &'a str, &'a str, &'a str, &'a str, Cow<'a, str>);
-
-/// What the document chunk keeps of `text`: its first [`PASSAGE_CHARS`] characters, with `…`
-/// when the text goes on.
-fn passage(text: &str) -> Cow<'_, str> {
-    let upto = cut(text, PASSAGE_CHARS);
-    if upto.len() < text.len() {
-        format!("{upto}…").into()
-    } else {
-        upto.into()
+/// Appends `text` to `out` as the inside of a JSON string, escaped as serde_json escapes it
+/// (so the output is the same): a document chunk is one JSON array per document, glossary
+/// entry (1) or section (0), section number, title, chapter, URL, and the first
+/// [`PASSAGE_CHARS`] of the text with `…` when it goes on.
+fn json_escape(text: &str, out: &mut String) {
+    // `fold` rather than `any`: with no early exit the test is vectorized, and most texts
+    // have nothing to escape, so it would run to the end anyway.
+    let special = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+    if !text.bytes().fold(false, |found, b| found | special(b)) {
+        out.push_str(text);
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
     }
 }
 
@@ -754,4 +788,37 @@ pub fn write_site(site: &crate::site::Site, dir: &Path) -> Result<usize, crate::
     };
     write_file(dir, "sw.js", &service_worker(&template, &version)).map_err(io)?;
     Ok(files + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_escape;
+    use proptest::prelude::*;
+
+    fn quoted(s: &str) -> String {
+        let mut out = String::from("\"");
+        json_escape(s, &mut out);
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn escapes_like_serde_json() {
+        for s in [
+            "",
+            "правило 7.1.0",
+            "a \"b\" \\c",
+            "tab\tnl\nnul\u{0}\u{8}\u{c}\r\u{1f}",
+            "…ʼ’",
+        ] {
+            assert_eq!(quoted(s), serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn escapes_any_text_like_serde_json(s in "\\PC{0,40}|[\\x00-\\x7f]{0,40}") {
+            prop_assert_eq!(quoted(&s), serde_json::to_string(&s).unwrap());
+        }
+    }
 }
