@@ -42,9 +42,14 @@ pub const SHARD_BYTES: usize = 4 * 1024;
 /// of its own (see [`group`]).
 pub const TIER_BYTES: usize = 10 * 1024;
 /// Documents per document chunk. A result loads its whole chunk, so this is the price of
-/// showing one result: 8 documents are about 1.7 KB gzipped on the 2,000-chapter corpus (16
-/// were 2.8 KB). Halving it again would double the files for 0.7 KB a result.
-pub const CHUNK_DOCS: usize = 8;
+/// showing one result; and the chunks are most of the site's files, which cost the build
+/// more than their bytes (creating a file is slow on some file systems: ext4 without a
+/// journal looks past every recently deleted inode first). On the 2,000-chapter corpus, 8
+/// documents were about 1.7 KB gzipped and 10,717 files; 12 make later searches' medians 18 /
+/// 26 KB (entered / typed; they were 14.5 / 21) with 7,145 files, and the 200-chapter build,
+/// after deleting the previous output, 19 % faster on the benchmark machine (2 cores, ext4
+/// without a journal). 16 took the typed median past 30 KB.
+pub const CHUNK_DOCS: usize = 12;
 /// Characters of a document's text in its document chunk: the browser shows the passage
 /// around the first match in them. On the default content the first match is within the
 /// first 100 characters for 76 % of the top-10 results of the test queries, within 400 for
