@@ -10,6 +10,7 @@
 
 use std::fmt::Write as _;
 
+use crate::json::quoted as json;
 use crate::site::Site;
 
 /// Longest excerpt in `sections.json`, in characters.
@@ -51,10 +52,6 @@ impl Job<'_> {
             ),
         }
     }
-}
-
-fn json(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
 /// `{"term": "definition"}` in file order: an entry's own name in this language (its term), then

@@ -17,6 +17,7 @@ pub mod export;
 pub mod glossary;
 pub mod html;
 pub mod init;
+pub mod json;
 pub mod limits;
 pub mod load;
 pub mod markdown;

@@ -34,6 +34,7 @@ use super::analyzer::tokenize;
 use super::docs::{Doc, Kind};
 use super::rank::{is_number, spelling};
 use super::terms::TermCache;
+use crate::json::escape_into;
 use crate::output::write_file;
 
 /// Target size of a term shard before compression.
@@ -554,8 +555,10 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     sw.lap("search: term shards");
     let chunks: Vec<&[Doc]> = docs.chunks(CHUNK_DOCS).collect();
     chunks.par_iter().enumerate().try_for_each(|(k, chunk)| {
-        // Written by hand rather than through serde_json: the passages are most of the
-        // index's bytes, and they rarely need escaping, which one vectorized test rules out.
+        // One JSON array per document: glossary entry (1) or section (0), section number,
+        // title, chapter, URL, and the first PASSAGE_CHARS of the text with `…` when it goes
+        // on. Written by hand rather than through serde_json: the passages are most of the
+        // index's bytes, and they rarely need escaping (see `json::escape_into`).
         let mut s = format!("RulebookSearch.docs({k},[");
         for (i, d) in chunk.iter().enumerate() {
             if i > 0 {
@@ -564,12 +567,12 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             s.push_str(if d.kind == Kind::Glossary { "[1" } else { "[0" });
             for field in [&d.section, &d.title, &d.chapter, &d.url] {
                 s.push_str(",\"");
-                json_escape(field, &mut s);
+                escape_into(field, &mut s);
                 s.push('"');
             }
             s.push_str(",\"");
             let upto = cut(&d.text, PASSAGE_CHARS);
-            json_escape(upto, &mut s);
+            escape_into(upto, &mut s);
             if upto.len() < d.text.len() {
                 s.push('…');
             }
@@ -627,33 +630,6 @@ fn group(encoded: &[Entry]) -> Files {
         }
     }
     (files, file_of)
-}
-
-/// Appends `text` to `out` as the inside of a JSON string, escaped as serde_json escapes it
-/// (so the output is the same): a document chunk is one JSON array per document, glossary
-/// entry (1) or section (0), section number, title, chapter, URL, and the first
-/// [`PASSAGE_CHARS`] of the text with `…` when it goes on.
-fn json_escape(text: &str, out: &mut String) {
-    // `fold` rather than `any`: with no early exit the test is vectorized, and most texts
-    // have nothing to escape, so it would run to the end anyway.
-    let special = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
-    if !text.bytes().fold(false, |found, b| found | special(b)) {
-        out.push_str(text);
-        return;
-    }
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
 }
 
 /// One tail tier of a term, encoded: its language, its number among the language's tiers
@@ -793,37 +769,4 @@ pub fn write_site(site: &crate::site::Site, dir: &Path) -> Result<usize, crate::
     };
     write_file(dir, "sw.js", &service_worker(&template, &version)).map_err(io)?;
     Ok(files + 1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::json_escape;
-    use proptest::prelude::*;
-
-    fn quoted(s: &str) -> String {
-        let mut out = String::from("\"");
-        json_escape(s, &mut out);
-        out.push('"');
-        out
-    }
-
-    #[test]
-    fn escapes_like_serde_json() {
-        for s in [
-            "",
-            "правило 7.1.0",
-            "a \"b\" \\c",
-            "tab\tnl\nnul\u{0}\u{8}\u{c}\r\u{1f}",
-            "…ʼ’",
-        ] {
-            assert_eq!(quoted(s), serde_json::to_string(s).unwrap(), "{s:?}");
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn escapes_any_text_like_serde_json(s in "\\PC{0,40}|[\\x00-\\x7f]{0,40}") {
-            prop_assert_eq!(quoted(&s), serde_json::to_string(&s).unwrap());
-        }
-    }
 }

@@ -1,0 +1,63 @@
+//! Strings for JSON written by hand (the search index's document chunks, the exports), escaped
+//! exactly as serde_json escapes them, so the output is the same as serializing them.
+
+/// Appends `text` to `out` as the inside of a JSON string.
+///
+/// Most text has nothing to escape, so one pass over the bytes rules that out first; `fold`
+/// rather than `any`, because with no early exit the test is vectorized, and on text with
+/// nothing to escape it would run to the end anyway.
+pub fn escape_into(text: &str, out: &mut String) {
+    let special = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+    if !text.bytes().fold(false, |found, b| found | special(b)) {
+        out.push_str(text);
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+}
+
+/// `text` as a JSON string, quotes included.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    escape_into(text, &mut out);
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted;
+    use proptest::prelude::*;
+
+    #[test]
+    fn escapes_like_serde_json() {
+        for s in [
+            "",
+            "правило 7.1.0",
+            "a \"b\" \\c",
+            "tab\tnl\nnul\u{0}\u{8}\u{c}\r\u{1f}",
+            "…ʼ’",
+        ] {
+            assert_eq!(quoted(s), serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn escapes_any_text_like_serde_json(s in "\\PC{0,40}|[\\x00-\\x7f]{0,40}") {
+            prop_assert_eq!(quoted(&s), serde_json::to_string(&s).unwrap());
+        }
+    }
+}
