@@ -51,7 +51,13 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         ));
         return Err(BuildError::Content);
     }
-    let site = crate::site::load_opts(site_root, opts.base_url.as_deref(), opts.safe, diags);
+    let site = crate::site::load_opts(
+        site_root,
+        opts.base_url.as_deref(),
+        opts.safe,
+        crate::site::Sources::Release,
+        diags,
+    );
     let tera = match &site {
         Some(s) => match crate::render::compile(&s.theme.templates) {
             Ok(t) => Some(t),
@@ -65,10 +71,9 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     if opts.strict {
         diags.make_strict();
     }
-    let (Some(mut site), Some(tera)) = (site, tera) else {
+    let (Some(site), Some(tera)) = (site, tera) else {
         return Err(BuildError::Content);
     };
-    site.release_sources();
     if diags.has_errors() {
         return Err(BuildError::Content);
     }

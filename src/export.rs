@@ -181,12 +181,9 @@ pub fn sections_json(site: &Site, lang: &str) -> String {
             blocks
                 .iter()
                 .find(|b| b.heading == h)
-                .map(|b| {
-                    if b.first_paragraph.is_empty() {
-                        b.text.as_str()
-                    } else {
-                        b.first_paragraph.as_str()
-                    }
+                .map(|b| match b.first_paragraph() {
+                    "" => b.text.as_str(),
+                    first => first,
                 })
                 .unwrap_or("")
         };

@@ -54,73 +54,109 @@ fn mark(i: usize) -> String {
 
 const MARK_START: &str = "\u{F8FF}rulebook:print:";
 
-/// The print view as rendered: the template's page with a [`mark`] per chapter, and the
-/// chapters' HTML. Written out piece by piece, so the whole book is never copied into one
-/// string (at 2,000 chapters the page is tens of megabytes per language).
-pub struct PrintPage {
+/// Chapters filled at a time while the print view is written: enough to keep both cores busy,
+/// few enough that only a sliver of the book is in memory at once.
+const FILL_BATCH: usize = 64;
+
+/// Fills chapter `i` (its position in the reading order) for the print view: `Some("")` for a
+/// chapter this language lacks, `None` for a number that is no chapter.
+type Fill<'a> = Box<dyn Fn(usize) -> Option<String> + Send + Sync + 'a>;
+
+/// The print view as rendered: the template's page with a [`mark`] per chapter, and how to fill
+/// each chapter's HTML. The chapters are filled while the page is written, a batch at a time:
+/// at 2,000 chapters the book is tens of megabytes per language, and holding it whole raised
+/// the build's peak memory by about 190 MiB.
+pub struct PrintPage<'a> {
     page: String,
-    contents: Vec<String>,
+    fill: Fill<'a>,
 }
 
-impl PrintPage {
-    /// Writes the page with every mark replaced by its chapter's HTML.
-    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        splice_into(&self.page, &self.contents, out)
+/// A stretch of the rendered page: its own text, or the place of chapter `i`'s HTML.
+enum Piece<'p> {
+    Text(&'p str),
+    Chapter(usize),
+}
+
+impl PrintPage<'_> {
+    /// Writes the page with every mark replaced by its chapter's HTML; returns the bytes of
+    /// the chapters' HTML (for the timings line).
+    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<usize> {
+        let pieces = split_marks(&self.page);
+        let mut written = 0;
+        for batch in pieces.chunks(FILL_BATCH) {
+            let filled: Vec<Option<String>> = batch
+                .par_iter()
+                .map(|p| match p {
+                    Piece::Chapter(i) => (self.fill)(*i),
+                    Piece::Text(_) => None,
+                })
+                .collect();
+            for (piece, html) in batch.iter().zip(filled) {
+                match (piece, html) {
+                    (Piece::Text(t), _) => out.write_all(t.as_bytes())?,
+                    (Piece::Chapter(_), Some(h)) => {
+                        written += h.len();
+                        out.write_all(h.as_bytes())?
+                    }
+                    // an unknown number is left as it was
+                    (Piece::Chapter(i), None) => out.write_all(mark(*i).as_bytes())?,
+                }
+            }
+        }
+        Ok(written)
     }
 
     /// The page in bytes, for callers that want it whole.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let total: usize = self.contents.iter().map(String::len).sum();
-        let mut out = Vec::with_capacity(self.page.len() + total);
+        let mut out = Vec::with_capacity(self.page.len());
         // writing into a Vec cannot fail
         let _ = self.write_to(&mut out);
         out
     }
-
-    /// Bytes of the chapters' HTML, for the timings line.
-    pub fn content_len(&self) -> usize {
-        self.contents.iter().map(String::len).sum()
-    }
 }
 
-/// Replaces every [`mark`] in `page` by its chapter's HTML, writing to `out`.
-fn splice_into(
-    page: &str,
-    contents: &[String],
-    out: &mut impl std::io::Write,
-) -> std::io::Result<()> {
+/// Cuts `page` at every [`mark`]. A mark that is not well formed stays text.
+fn split_marks(page: &str) -> Vec<Piece<'_>> {
+    let mut pieces = Vec::new();
     let mut rest = page;
-    while let Some(at) = rest.find(MARK_START) {
-        out.write_all(&rest.as_bytes()[..at])?;
+    let mut text_from = 0;
+    while let Some(at) = rest[text_from..].find(MARK_START).map(|a| a + text_from) {
         let after = &rest[at + MARK_START.len()..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         let i: Option<usize> = after[..digits].parse().ok();
-        match (
-            i.and_then(|i| contents.get(i)),
-            after[digits..].strip_prefix('\u{F8FF}'),
-        ) {
-            (Some(c), Some(tail)) => {
-                out.write_all(c.as_bytes())?;
+        match (i, after[digits..].strip_prefix('\u{F8FF}')) {
+            (Some(i), Some(tail)) => {
+                pieces.push(Piece::Text(&rest[..at]));
+                pieces.push(Piece::Chapter(i));
                 rest = tail;
+                text_from = 0;
             }
-            _ => {
-                out.write_all(&rest.as_bytes()[at..at + MARK_START.len()])?;
-                rest = after;
-            }
+            _ => text_from = at + MARK_START.len(),
         }
     }
-    out.write_all(rest.as_bytes())
+    pieces.push(Piece::Text(rest));
+    pieces
+}
+
+/// Where a chapter's links point from, on the print view.
+fn print_page<'a>(lang: &'a str, id: &'a str) -> Page<'a> {
+    Page {
+        lang,
+        id: Some(id),
+        root: PAGE_ROOT,
+        print: true,
+    }
 }
 
 impl Renderer<'_> {
     /// `<lang>/print/index.html`.
-    pub fn print(&self, lang: &str) -> Result<PrintPage, Diagnostic> {
+    pub fn print(&self, lang: &str) -> Result<PrintPage<'_>, Diagnostic> {
         let site = self.site;
         let resolver = site.resolver();
         let mut ctx = self.common(lang, PAGE_ROOT, "print", &|l| format!("{l}/print/"));
-        // The chapters are filled in parallel: on a large book this page is the longest job
-        // of the build, and the other pages can wait for a thread more easily than it can.
-        let filled: Vec<Option<(PrintChapter, String, String)>> = site
+        // The chapters' entries are made in parallel; their HTML is filled as the page is
+        // written (see [`PrintPage`]).
+        let entries: Vec<Option<(PrintChapter, String)>> = site
             .order
             .par_iter()
             .enumerate()
@@ -128,20 +164,9 @@ impl Renderer<'_> {
                 let (page, fallback) = site.page_for(lang, id, &self.index)?;
                 let c = &page.chapter;
                 let syms = &site.symbols[&c.lang];
-                let at = Page {
-                    lang,
-                    id: Some(id),
-                    root: PAGE_ROOT,
-                    print: true,
-                };
-                let html = resolver.fill_with(
-                    &page.prepared.html,
-                    &page.prepared.pending,
-                    at,
-                    &mut |p, m, out| crate::reading_pages::fill_extra(site, &c.lang, at, p, m, out),
-                );
                 let mut refby = String::new();
                 if let Some(n) = &page.title_number {
+                    let at = print_page(lang, id);
                     crate::reading_pages::referenced_by(site, &c.lang, at, n, &mut refby);
                 }
                 let title = syms.to_plain(&page.title_text);
@@ -164,19 +189,14 @@ impl Renderer<'_> {
                     refby,
                     content: mark(i),
                 };
-                Some((chapter, html, toc))
+                Some((chapter, toc))
             })
             .collect();
-        // marks are numbered by position in the reading order
-        let mut chapters = Vec::with_capacity(filled.len());
-        let mut contents = vec![String::new(); filled.len()];
+        let mut chapters = Vec::with_capacity(entries.len());
         let mut toc = String::new();
-        for (i, f) in filled.into_iter().enumerate() {
-            if let Some((c, html, t)) = f {
-                chapters.push(c);
-                contents[i] = html;
-                toc.push_str(&t);
-            }
+        for (c, t) in entries.into_iter().flatten() {
+            chapters.push(c);
+            toc.push_str(&t);
         }
         let has_glossary = !site.glossaries.is_empty();
         ctx.insert("title", &site.theme.string(lang, "print_view"));
@@ -188,7 +208,25 @@ impl Renderer<'_> {
             ctx.insert("entries", &self.glossary_items(lang, true));
         }
         let page = self.render("print.html", &ctx)?;
-        Ok(PrintPage { page, contents })
+        let lang = lang.to_string();
+        let fill = move |i: usize| {
+            let id = site.order.get(i)?;
+            let Some((page, _)) = site.page_for(&lang, id, &self.index) else {
+                return Some(String::new());
+            };
+            let c = &page.chapter;
+            let at = print_page(&lang, id);
+            Some(resolver.fill_with(
+                &page.prepared.html,
+                &page.prepared.pending,
+                at,
+                &mut |p, m, out| crate::reading_pages::fill_extra(site, &c.lang, at, p, m, out),
+            ))
+        };
+        Ok(PrintPage {
+            page,
+            fill: Box::new(fill),
+        })
     }
 
     /// One chapter's entry in the print view's contents: the chapter, and its sections (level
@@ -256,12 +294,27 @@ mod tests {
     #[test]
     fn splice_puts_each_chapter_at_its_own_mark() {
         let splice = |page: String, contents: Vec<String>| {
-            String::from_utf8(PrintPage { page, contents }.to_bytes()).unwrap()
+            let fill: Fill<'_> = Box::new(move |i| contents.get(i).cloned());
+            String::from_utf8(PrintPage { page, fill }.to_bytes()).unwrap()
         };
         let page = format!("a{}b{}c{}", mark(1), mark(0), mark(1));
         let out = splice(page, vec!["X".into(), "Ж".into()]);
         assert_eq!(out, "aЖbXcЖ");
         // an unknown number is left as it was
         assert_eq!(splice(mark(5), vec!["X".into()]), mark(5));
+        // a mark that is not well formed stays text, and the next one is still found
+        let broken = format!("{MARK_START}x{}", mark(0));
+        assert_eq!(splice(broken, vec!["X".into()]), format!("{MARK_START}xX"));
+    }
+
+    #[test]
+    fn splice_keeps_the_order_across_batches() {
+        let n = FILL_BATCH * 3 + 5;
+        let page: String = (0..n).map(|i| format!("<{}>", mark(n - 1 - i))).collect();
+        let contents: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        let fill: Fill<'_> = Box::new(move |i| contents.get(i).cloned());
+        let out = String::from_utf8(PrintPage { page, fill }.to_bytes()).unwrap();
+        let want: String = (0..n).map(|i| format!("<{}>", n - 1 - i)).collect();
+        assert_eq!(out, want);
     }
 }

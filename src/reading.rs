@@ -91,7 +91,7 @@ pub fn chapter_previews(p: &ChapterPage) -> Vec<(String, (String, String))> {
         out.retain(|(m, _)| m != n);
         out.push((
             n.to_string(),
-            (title, cut(&b.first_paragraph, PREVIEW_CHARS)),
+            (title, cut(b.first_paragraph(), PREVIEW_CHARS)),
         ));
     }
     if let Some(n) = &p.title_number {

@@ -656,14 +656,13 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
                     // the one page that grows with the whole book: its own line in the timings
                     let mut sw = crate::timing::Stopwatch::start();
                     let page = r.print(lang)?;
+                    let mut chapters = 0;
                     crate::output::write_with(dir, &crate::print::print_path(lang), |w| {
-                        page.write_to(w)
+                        chapters = page.write_to(w)?;
+                        Ok(())
                     })
                     .map_err(|e| io_error(dir, e))?;
-                    sw.lap(&format!(
-                        "print view {lang} ({} KB)",
-                        page.content_len() / 1024
-                    ));
+                    sw.lap(&format!("print view {lang} ({} KB)", chapters / 1024));
                     return Ok(1);
                 }
                 PageJob::Chapter(lang, id, pos) => vec![(

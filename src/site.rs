@@ -100,16 +100,6 @@ impl Site {
         m
     }
 
-    /// Frees every chapter's Markdown source once it is rendered. `build` needs only the
-    /// rendered chapters from here on, and at 2,000 chapters the sources are about a tenth of
-    /// the build's peak memory; `check` and `serve` keep them (they re-read units and rebuild
-    /// single chapters from them).
-    pub fn release_sources(&mut self) {
-        for page in self.pages.values_mut().flatten() {
-            page.chapter.body = String::new();
-        }
-    }
-
     pub fn resolver(&self) -> Resolver<'_> {
         Resolver {
             sections: &self.sections,
@@ -119,17 +109,30 @@ impl Site {
     }
 }
 
+/// Whether the loaded site keeps each chapter's Markdown source (`Chapter::body`) once it is
+/// rendered. `check` and `serve` keep them (they re-read units and rebuild single chapters from
+/// them). `build` needs only the rendered chapters: at 2,000 chapters the sources are about a
+/// tenth of its peak memory, and each one is freed as soon as its chapter is rendered, so the
+/// stages after the Markdown reuse the room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sources {
+    Keep,
+    Release,
+}
+
 /// Loads and resolves a site. Returns `None` when errors make rendering pointless; all problems
 /// (errors and warnings) are in `diags` either way.
 pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Option<Site> {
-    load_opts(root, base_url, false, diags)
+    load_opts(root, base_url, false, Sources::Keep, diags)
 }
 
-/// [`load`], with `safe` forcing safe mode on (`--safe`) even when site.yaml does not ask for it.
+/// [`load`], with `safe` forcing safe mode on (`--safe`) even when site.yaml does not ask for
+/// it, and a choice of whether to keep the sources.
 pub fn load_opts(
     root: &Path,
     base_url: Option<&str>,
     safe: bool,
+    sources: Sources,
     diags: &mut Diagnostics,
 ) -> Option<Site> {
     let mut sw = crate::timing::Stopwatch::start();
@@ -192,7 +195,13 @@ pub fn load_opts(
         };
         let rendered: Vec<ChapterPage> = chapters
             .into_par_iter()
-            .map(|chapter| prepare_chapter(chapter, config.safe, &site_root, syms, aids))
+            .map(|chapter| {
+                let mut page = prepare_chapter(chapter, config.safe, &site_root, syms, aids);
+                if sources == Sources::Release {
+                    page.chapter.body = String::new();
+                }
+                page
+            })
             .collect();
         pages.insert(lang, rendered);
     }

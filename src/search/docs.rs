@@ -3,6 +3,8 @@
 //! from this list, in this order, so a document has the same number in both and ties rank the
 //! same way.
 
+use std::borrow::Cow;
+
 use crate::render::chapter_path;
 use crate::site::Site;
 
@@ -14,9 +16,9 @@ pub enum Kind {
     Glossary,
 }
 
-/// One search result candidate.
+/// One search result candidate, borrowing its text from the site where it can.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Doc {
+pub struct Doc<'s> {
     pub lang: String,
     pub kind: Kind,
     /// The section number (`7.1.0`), empty when the heading has none.
@@ -32,12 +34,12 @@ pub struct Doc {
     /// Ukrainian side finds *Жетон виснаження*.
     pub keys: String,
     /// The plain text of the section (snippets come from it).
-    pub text: String,
+    pub text: Cow<'s, str>,
 }
 
 /// Every document of the site: languages in site order, chapters in reading order, sections
 /// in page order, then the glossary in file order.
-pub fn collect(site: &Site) -> Vec<Doc> {
+pub fn collect(site: &Site) -> Vec<Doc<'_>> {
     let mut out = Vec::new();
     for lang in &site.config.languages {
         let syms = &site.symbols[lang];
@@ -76,7 +78,7 @@ pub fn collect(site: &Site) -> Vec<Doc> {
                         Some(a) => format!("{base}#{a}"),
                         None => base.clone(),
                     },
-                    text: syms.to_plain(block.text.trim()),
+                    text: syms.plain(block.text.trim()),
                 });
             }
             if !opening {
@@ -90,7 +92,7 @@ pub fn collect(site: &Site) -> Vec<Doc> {
                     keys: chapter.clone(),
                     chapter: chapter.clone(),
                     url: base.clone(),
-                    text: String::new(),
+                    text: Cow::Borrowed(""),
                 });
             }
         }
@@ -99,7 +101,7 @@ pub fn collect(site: &Site) -> Vec<Doc> {
     out
 }
 
-fn glossary_docs(site: &Site, lang: &str, out: &mut Vec<Doc>) {
+fn glossary_docs<'s>(site: &'s Site, lang: &str, out: &mut Vec<Doc<'s>>) {
     let Some(g) = site.glossaries.get(lang) else {
         return;
     };
@@ -129,7 +131,7 @@ fn glossary_docs(site: &Site, lang: &str, out: &mut Vec<Doc>) {
             chapter: glossary.clone(),
             url: format!("{lang}/glossary/#{}", e.anchor),
             keys: keys.join("\n"),
-            text: syms.to_plain(&text.join("\n")),
+            text: syms.to_plain(&text.join("\n")).into(),
         });
     }
 }

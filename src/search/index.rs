@@ -293,7 +293,11 @@ impl SearchIndex {
     /// Builds the index of `docs` for `site` and opens it. The new index is written beside the
     /// old one and renamed into place, so a search running at the same time never sees half
     /// an index.
-    pub fn build(site: &Path, docs: &[Doc], languages: &[String]) -> Result<SearchIndex, String> {
+    pub fn build(
+        site: &Path,
+        docs: &[Doc<'_>],
+        languages: &[String],
+    ) -> Result<SearchIndex, String> {
         let fp = fingerprint(site);
         let cache = site.join(CACHE_DIR);
         let tmp = cache.join(format!("tmp-{}", std::process::id()));

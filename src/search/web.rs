@@ -173,16 +173,46 @@ fn encode(mut v: u32, out: &mut Vec<u8>) {
     out.push(DIGITS[v as usize]);
 }
 
-/// The postings of one term in one field: (document, frequency, length id), in document
-/// order.
-type Postings = Vec<(u32, u32, u8)>;
+/// One document of a term's postings: the document, and the term's frequency in it with the
+/// field's length id, packed into one number. 8 bytes rather than 12: the postings are most of
+/// the index's memory (tens of millions at 2,000 chapters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Posting {
+    doc: u32,
+    tf_len: u32,
+}
+
+impl Posting {
+    /// The largest frequency kept. A content file is at most 16 MiB (limits.rs), so no word
+    /// comes near it; one that did would count as this many.
+    const MAX_TF: u32 = (1 << 24) - 1;
+
+    fn new(doc: u32, tf: u32, len_id: u8) -> Self {
+        Posting {
+            doc,
+            tf_len: (tf.min(Self::MAX_TF) << 8) | u32::from(len_id),
+        }
+    }
+
+    fn tf(self) -> u32 {
+        self.tf_len >> 8
+    }
+
+    fn len_id(self) -> u8 {
+        self.tf_len as u8
+    }
+}
+
+/// The postings of one term in one field, in document order.
+type Postings = Vec<Posting>;
 
 /// Encodes postings for the browser: for each document, its gap from the previous one, then
 /// `length id × 8 + frequency` (frequency below 8), or `length id × 8` followed by the
 /// frequency.
-fn encode_postings<'a>(postings: impl Iterator<Item = &'a (u32, u32, u8)>, out: &mut Vec<u8>) {
+fn encode_postings<'a>(postings: impl Iterator<Item = &'a Posting>, out: &mut Vec<u8>) {
     let mut last = 0;
-    for &(doc, tf, len_id) in postings {
+    for p in postings {
+        let (doc, tf, len_id) = (p.doc, p.tf(), p.len_id());
         encode(doc - last, out);
         // The length id and a small frequency share one number (most frequencies are 1);
         // low bits 0 say the frequency follows on its own.
@@ -232,18 +262,18 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
     // The term's score in each document, as search.js computes it: title, then body.
     let mut docs: Vec<(u32, f64)> = Vec::new();
     let (mut i, mut j) = (0, 0);
-    let score = |f: usize, &(_, tf, len): &(u32, u32, u8)| {
+    let score = |f: usize, x: &Posting| {
         super::rank::bm25(
-            tf,
-            stats.norms[len as usize],
+            x.tf(),
+            stats.norms[x.len_id() as usize],
             p[f].len() as u64,
             stats.n as u64,
             stats.avg[f],
         )
     };
     while i < p[0].len() || j < p[1].len() {
-        let dt = p[0].get(i).map_or(u32::MAX, |x| x.0);
-        let db = p[1].get(j).map_or(u32::MAX, |x| x.0);
+        let dt = p[0].get(i).map_or(u32::MAX, |x| x.doc);
+        let db = p[1].get(j).map_or(u32::MAX, |x| x.doc);
         let d = dt.min(db);
         let mut s = 0.0;
         if dt == d {
@@ -334,7 +364,11 @@ struct Meta<'a> {
 /// Writes the browser index for `docs` into `dir/search/` and the service worker into
 /// `dir/sw.js`. Returns the number of files written.
 /// The version is a hash of the vocabulary and statistics: it changes when the text does.
-pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<(usize, String)> {
+pub fn write(
+    docs: &[Doc<'_>],
+    languages: &[String],
+    dir: &Path,
+) -> std::io::Result<(usize, String)> {
     let mut sw = crate::timing::Stopwatch::start();
     let per_run = docs
         .len()
@@ -365,30 +399,53 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     drop(cache);
     sw.lap("search: analyze");
     // Global term ids in order of first appearance, postings gathered in document order.
+    // The vocabularies stay (the ids borrow them); each run's documents are freed once
+    // gathered.
+    let (vocabs, analyzed): (Vec<Vec<String>>, Vec<_>) = runs
+        .into_iter()
+        .map(|r| (r.vocab, (r.docs, r.spelled)))
+        .unzip();
     let mut ids: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut postings: Vec<[Postings; 2]> = Vec::new();
+    let globals: Vec<Vec<usize>> = vocabs
+        .iter()
+        .map(|vocab| {
+            vocab
+                .iter()
+                .map(|t| {
+                    let next = ids.len();
+                    *ids.entry(t.as_str()).or_insert(next)
+                })
+                .collect()
+        })
+        .collect();
+    // Each term's postings get their exact size first: they are most of the index's memory,
+    // and a list grown by doubling holds up to twice its length.
+    let mut sizes = vec![[0usize; 2]; ids.len()];
+    for ((docs, _), global) in analyzed.iter().zip(&globals) {
+        for fields in docs {
+            for (f, ft) in fields.iter().enumerate() {
+                for (local, _) in &ft.terms {
+                    sizes[global[*local as usize]][f] += 1;
+                }
+            }
+        }
+    }
+    let mut postings: Vec<[Postings; 2]> = sizes
+        .into_iter()
+        .map(|[t, b]| [Vec::with_capacity(t), Vec::with_capacity(b)])
+        .collect();
     // global term id → its spellings with `ґ`, each with its postings (title and body)
     let mut spelled: FxHashMap<usize, std::collections::BTreeMap<String, Postings>> =
         FxHashMap::default();
     let mut tokens = [0u64; 2];
     let mut doc = 0u32;
-    for run in &runs {
-        let global: Vec<usize> = run
-            .vocab
-            .iter()
-            .map(|t| {
-                *ids.entry(t.as_str()).or_insert_with(|| {
-                    postings.push(Default::default());
-                    postings.len() - 1
-                })
-            })
-            .collect();
-        for (fields, sp) in run.docs.iter().zip(&run.spelled) {
+    for ((docs, spellings), global) in analyzed.into_iter().zip(&globals) {
+        for (fields, sp) in docs.iter().zip(&spellings) {
             for (f, ft) in fields.iter().enumerate() {
                 tokens[f] += u64::from(ft.len);
                 let len_id = FieldNormReader::fieldnorm_to_id(ft.len);
                 for (local, tf) in &ft.terms {
-                    postings[global[*local as usize]][f].push((doc, *tf, len_id));
+                    postings[global[*local as usize]][f].push(Posting::new(doc, *tf, len_id));
                 }
             }
             // (global term, spelling) → frequency in this document
@@ -404,7 +461,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
                     .or_default()
                     .entry(s.to_string())
                     .or_default()
-                    .push((doc, tf, 0));
+                    .push(Posting::new(doc, tf, 0));
             }
             doc += 1;
         }
@@ -414,7 +471,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     // A term has more than one spelling when it has two with `ґ`, or one with `ґ` and
     // occurrences beyond it (spelled with `г`). With one spelling, the spelling cannot
     // reorder anything (rank.rs `folded_docs`), so it is left out of the index.
-    let total = |p: &Postings| p.iter().map(|x| u64::from(x.1)).sum::<u64>();
+    let total = |p: &Postings| p.iter().map(|x| u64::from(x.tf())).sum::<u64>();
     spelled.retain(|id, sp| {
         let with = sp.values().map(total).sum::<u64>();
         sp.len() > 1 || total(&postings[*id][0]) + total(&postings[*id][1]) > with
@@ -440,6 +497,14 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
         .par_iter()
         .map(|(term, id)| entry(term, &postings[*id], spelled.get(id), &langs, &stats))
         .collect::<Result<_, _>>()?;
+    // Only the words: numbers are matched exactly, through `shards` (see rank.rs).
+    let df: Vec<u64> = vocab
+        .iter()
+        .filter(|(t, _)| !is_number(t))
+        .map(|(_, id)| (postings[*id][0].len() + postings[*id][1].len()) as u64)
+        .collect();
+    // encoded: not needed while the files are written
+    drop((postings, spelled));
 
     sw.lap("search: postings");
     // Cut the sorted vocabulary into shards, and the tail tiers into tier files.
@@ -465,11 +530,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
             .filter(|(t, _)| !is_number(t))
             .map(|(t, _)| *t)
             .collect(),
-        df: vocab
-            .iter()
-            .filter(|(t, _)| !is_number(t))
-            .map(|(_, id)| (postings[*id][0].len() + postings[*id][1].len()) as u64)
-            .collect(),
+        df,
         norms,
     };
     let meta_json = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
@@ -553,7 +614,7 @@ pub fn write(docs: &[Doc], languages: &[String], dir: &Path) -> std::io::Result<
     })?;
 
     sw.lap("search: term shards");
-    let chunks: Vec<&[Doc]> = docs.chunks(CHUNK_DOCS).collect();
+    let chunks: Vec<&[Doc<'_>]> = docs.chunks(CHUNK_DOCS).collect();
     chunks.par_iter().enumerate().try_for_each(|(k, chunk)| {
         // One JSON array per document: glossary entry (1) or section (0), section number,
         // title, chapter, URL, and the first PASSAGE_CHARS of the text with `…` when it goes
@@ -694,7 +755,7 @@ fn entry(
             for (f, field) in p.iter().enumerate() {
                 let mut k = 0;
                 for x in field {
-                    while sp.piece[k].0 < x.0 {
+                    while sp.piece[k].0 < x.doc {
                         k += 1;
                     }
                     lists[sp.piece[k].1 as usize][f].push(*x);
@@ -769,4 +830,20 @@ pub fn write_site(site: &crate::site::Site, dir: &Path) -> Result<usize, crate::
     };
     write_file(dir, "sw.js", &service_worker(&template, &version)).map_err(io)?;
     Ok(files + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_posting_keeps_its_document_frequency_and_length_id() {
+        let p = Posting::new(70_000, 300, 255);
+        assert_eq!((p.doc, p.tf(), p.len_id()), (70_000, 300, 255));
+        let p = Posting::new(1, 1, 0);
+        assert_eq!((p.doc, p.tf(), p.len_id()), (1, 1, 0));
+        // a frequency past what a content file can hold is kept at the largest one
+        let p = Posting::new(2, u32::MAX, 9);
+        assert_eq!((p.tf(), p.len_id()), (Posting::MAX_TF, 9));
+    }
 }
