@@ -71,10 +71,11 @@ pub struct PrintPage<'a> {
     fill: Fill<'a>,
 }
 
-/// A stretch of the rendered page: its own text, or the place of chapter `i`'s HTML.
+/// A stretch of the rendered page: its own text, or the place of chapter `i`'s HTML (with the
+/// mark as written, for a number that is no chapter).
 enum Piece<'p> {
     Text(&'p str),
-    Chapter(usize),
+    Chapter(usize, &'p str),
 }
 
 impl PrintPage<'_> {
@@ -87,19 +88,19 @@ impl PrintPage<'_> {
             let filled: Vec<Option<String>> = batch
                 .par_iter()
                 .map(|p| match p {
-                    Piece::Chapter(i) => (self.fill)(*i),
+                    Piece::Chapter(i, _) => (self.fill)(*i),
                     Piece::Text(_) => None,
                 })
                 .collect();
             for (piece, html) in batch.iter().zip(filled) {
                 match (piece, html) {
                     (Piece::Text(t), _) => out.write_all(t.as_bytes())?,
-                    (Piece::Chapter(_), Some(h)) => {
+                    (Piece::Chapter(..), Some(h)) => {
                         written += h.len();
                         out.write_all(h.as_bytes())?
                     }
                     // an unknown number is left as it was
-                    (Piece::Chapter(i), None) => out.write_all(mark(*i).as_bytes())?,
+                    (Piece::Chapter(_, mark), None) => out.write_all(mark.as_bytes())?,
                 }
             }
         }
@@ -127,7 +128,8 @@ fn split_marks(page: &str) -> Vec<Piece<'_>> {
         match (i, after[digits..].strip_prefix('\u{F8FF}')) {
             (Some(i), Some(tail)) => {
                 pieces.push(Piece::Text(&rest[..at]));
-                pieces.push(Piece::Chapter(i));
+                let end = rest.len() - tail.len();
+                pieces.push(Piece::Chapter(i, &rest[at..end]));
                 rest = tail;
                 text_from = 0;
             }
@@ -302,6 +304,8 @@ mod tests {
         assert_eq!(out, "aЖbXcЖ");
         // an unknown number is left as it was
         assert_eq!(splice(mark(5), vec!["X".into()]), mark(5));
+        let padded = format!("{MARK_START}05\u{F8FF}");
+        assert_eq!(splice(padded.clone(), vec!["X".into()]), padded);
         // a mark that is not well formed stays text, and the next one is still found
         let broken = format!("{MARK_START}x{}", mark(0));
         assert_eq!(splice(broken, vec!["X".into()]), format!("{MARK_START}xX"));
