@@ -19,20 +19,20 @@ pub enum Kind {
 /// One search result candidate, borrowing its text from the site where it can.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Doc<'s> {
-    pub lang: String,
+    pub lang: &'s str,
     pub kind: Kind,
     /// The section number (`7.1.0`), empty when the heading has none.
-    pub section: String,
+    pub section: Cow<'s, str>,
     /// What the result shows as its title (a heading, or a glossary term).
-    pub title: String,
+    pub title: Cow<'s, str>,
     /// The chapter's title (for a glossary entry: the glossary's).
-    pub chapter: String,
+    pub chapter: Cow<'s, str>,
     /// Relative to the site root: `uk/rr-07-damage/#7.1.0`.
     pub url: String,
     /// What the title field indexes: the title, and for a glossary entry its aliases and the
     /// terms of the same entry in the other languages, so `exhaustion token` searched on the
     /// Ukrainian side finds *Жетон виснаження*.
-    pub keys: String,
+    pub keys: Cow<'s, str>,
     /// The plain text of the section (snippets come from it).
     pub text: Cow<'s, str>,
 }
@@ -45,7 +45,7 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
         let syms = &site.symbols[lang];
         for page in site.pages.get(lang).into_iter().flatten() {
             let c = &page.chapter;
-            let chapter = syms.to_plain(&page.title_text);
+            let chapter = syms.plain(&page.title_text);
             let base = chapter_path(lang, &c.id);
             let mut opening = false;
             for block in &page.prepared.blocks {
@@ -53,24 +53,24 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
                     Some(h) => {
                         let h = &page.prepared.headings[h];
                         (
-                            h.number.clone().unwrap_or_default(),
-                            syms.to_plain(&h.title),
-                            Some(h.anchor.clone()),
+                            h.number.as_deref().unwrap_or_default(),
+                            syms.plain(&h.title),
+                            Some(h.anchor.as_str()),
                         )
                     }
                     None => {
                         opening = true;
                         (
-                            page.title_number.clone().unwrap_or_default(),
+                            page.title_number.as_deref().unwrap_or_default(),
                             chapter.clone(),
-                            page.title_number.clone(),
+                            page.title_number.as_deref(),
                         )
                     }
                 };
                 out.push(Doc {
-                    lang: lang.clone(),
+                    lang,
                     kind: Kind::Section,
-                    section,
+                    section: section.into(),
                     keys: title.clone(),
                     title,
                     chapter: chapter.clone(),
@@ -85,9 +85,9 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
                 // A chapter with no text before its first heading still is a result for its
                 // title.
                 out.push(Doc {
-                    lang: lang.clone(),
+                    lang,
                     kind: Kind::Section,
-                    section: page.title_number.clone().unwrap_or_default(),
+                    section: page.title_number.as_deref().unwrap_or_default().into(),
                     title: chapter.clone(),
                     keys: chapter.clone(),
                     chapter: chapter.clone(),
@@ -101,7 +101,7 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
     out
 }
 
-fn glossary_docs<'s>(site: &'s Site, lang: &str, out: &mut Vec<Doc<'s>>) {
+fn glossary_docs<'s>(site: &'s Site, lang: &'s str, out: &mut Vec<Doc<'s>>) {
     let Some(g) = site.glossaries.get(lang) else {
         return;
     };
@@ -124,13 +124,13 @@ fn glossary_docs<'s>(site: &'s Site, lang: &str, out: &mut Vec<Doc<'s>>) {
         }
         let text: Vec<&str> = prepared.blocks.iter().map(|b| b.text.trim()).collect();
         out.push(Doc {
-            lang: lang.to_string(),
+            lang,
             kind: Kind::Glossary,
-            section: String::new(),
-            title: capitalised(&e.term),
-            chapter: glossary.clone(),
+            section: Cow::Borrowed(""),
+            title: capitalised(&e.term).into(),
+            chapter: glossary.clone().into(),
             url: format!("{lang}/glossary/#{}", e.anchor),
-            keys: keys.join("\n"),
+            keys: keys.join("\n").into(),
             text: syms.to_plain(&text.join("\n")).into(),
         });
     }

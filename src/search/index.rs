@@ -320,7 +320,7 @@ impl SearchIndex {
             doc.add_text(f.body, &d.text);
             doc.add_text(f.spelling, &d.keys);
             doc.add_text(f.spelling, &d.text);
-            doc.add_text(f.lang, &d.lang);
+            doc.add_text(f.lang, d.lang);
             doc.add_text(
                 f.kind,
                 if d.kind == Kind::Glossary {
@@ -338,8 +338,8 @@ impl SearchIndex {
         writer.finalize().map_err(err)?;
         let mut langs = Vec::new();
         for l in languages {
-            let first = docs.iter().position(|d| &d.lang == l).unwrap_or(docs.len());
-            let end = first + docs[first..].iter().take_while(|d| &d.lang == l).count();
+            let first = docs.iter().position(|d| d.lang == l).unwrap_or(docs.len());
+            let end = first + docs[first..].iter().take_while(|d| d.lang == l).count();
             langs.push((l.clone(), first as u32, end as u32));
         }
         let stamp = Stamp {

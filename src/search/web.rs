@@ -388,10 +388,11 @@ pub fn write(
                 run.docs.push(fields);
                 run.spelled.push(spelled);
             }
-            // The chunk table only speeds up analysis; the postings need the ids and the
-            // vocabulary. Freed here, it is not held through the rest of the build (the
+            // The chunk and term tables only speed up analysis; the postings need the ids
+            // and the vocabulary. Freed here, it is not held through the rest of the build (the
             // tables were about a tenth of its peak memory at 2,000 chapters).
             run.chunks = FxHashMap::default();
+            run.ids = FxHashMap::default();
             run.counts = Vec::new();
             run
         })
@@ -479,8 +480,8 @@ pub fn write(
 
     let mut langs = Vec::new();
     for l in languages {
-        let first = docs.iter().position(|d| &d.lang == l).unwrap_or(docs.len());
-        let end = first + docs[first..].iter().take_while(|d| &d.lang == l).count();
+        let first = docs.iter().position(|d| d.lang == l).unwrap_or(docs.len());
+        let end = first + docs[first..].iter().take_while(|d| d.lang == l).count();
         langs.push((l.clone(), first, end));
     }
     let norms: Vec<u32> = (0..=255u8).map(FieldNormReader::id_to_fieldnorm).collect();
@@ -626,7 +627,7 @@ pub fn write(
                 s.push(',');
             }
             s.push_str(if d.kind == Kind::Glossary { "[1" } else { "[0" });
-            for field in [&d.section, &d.title, &d.chapter, &d.url] {
+            for field in [&*d.section, &*d.title, &*d.chapter, d.url.as_str()] {
                 s.push_str(",\"");
                 escape_into(field, &mut s);
                 s.push('"');
