@@ -18,7 +18,7 @@ use crate::diag::{Diagnostic, LineIndex};
 use crate::html::{escape, escape_into, has_scheme, is_safe_url, slugify};
 use crate::sections::{malformed_heading_number, scan_refs, split_heading_number};
 use crate::symbols::Symbols;
-use crate::xref::{placeholder, Mark, Pending};
+use crate::xref::{placeholder, ChapterLink, Mark, Pending, SectionLink};
 
 /// At most this many glossary terms are linked in one section: past that, links stop helping
 /// and start making the text hard to read.
@@ -608,10 +608,11 @@ impl<'s> State<'s> {
                 line += t[counted..m.start].matches('\n').count();
                 counted = m.end;
                 let idx = self.out.pending.len();
+                // a content file is at most 16 MiB: its counts fit in 32 bits
                 self.out.pending.push(Pending::Bare {
                     number: m.number.clone(),
-                    parts: m.parts,
-                    line,
+                    parts: m.parts as u32,
+                    line: line as u32,
                 });
                 placeholder(&mut out, idx, Mark::Bare);
                 line += t[m.start..m.end].matches('\n').count();
@@ -684,11 +685,11 @@ impl<'s> State<'s> {
                     inner.push((e, r));
                 }
                 let idx = self.out.pending.len();
-                self.out.pending.push(Pending::Link {
+                self.out.pending.push(Pending::Link(Box::new(SectionLink {
                     number: number.clone(),
                     quoted: quoted.trim().to_string(),
                     line,
-                });
+                })));
                 let mut open = String::new();
                 placeholder(&mut open, idx, Mark::Open);
                 buf.push(Event::Html(open.into()));
@@ -720,11 +721,11 @@ impl<'s> State<'s> {
             if let Some((number, rest)) = split_heading_number(frag) {
                 if rest.is_empty() {
                     let idx = self.out.pending.len();
-                    self.out.pending.push(Pending::Link {
+                    self.out.pending.push(Pending::Link(Box::new(SectionLink {
                         number,
                         quoted: String::new(),
                         line,
-                    });
+                    })));
                     let mut open = String::new();
                     placeholder(&mut open, idx, Mark::Open);
                     let mut close = String::new();
@@ -766,11 +767,13 @@ impl<'s> State<'s> {
             if path.ends_with(".md") {
                 let target = lexical_join(self.src.dir, path);
                 let idx = self.out.pending.len();
-                self.out.pending.push(Pending::Chapter {
-                    path: target,
-                    fragment: frag.map(str::to_string),
-                    line,
-                });
+                self.out
+                    .pending
+                    .push(Pending::Chapter(Box::new(ChapterLink {
+                        path: target,
+                        fragment: frag.map(str::to_string),
+                        line,
+                    })));
                 let mut open = String::new();
                 placeholder(&mut open, idx, Mark::Open);
                 let mut close = String::new();

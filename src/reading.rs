@@ -177,9 +177,8 @@ impl Reading {
                             *used.entry(*term).or_default() += 1;
                             continue;
                         }
-                        Pending::Bare { number, line, .. } | Pending::Link { number, line, .. } => {
-                            (number, *line)
-                        }
+                        Pending::Bare { number, line, .. } => (number, *line as usize),
+                        Pending::Link(l) => (&l.number, l.line),
                         _ => continue,
                     };
                     if !exists(target) {

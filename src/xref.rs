@@ -30,25 +30,22 @@ pub enum Mark {
 }
 
 /// A reference waiting for the sections to be known.
+///
+/// A chapter holds one per glossary term, cross-reference and anchor of its text (about
+/// 800,000 at 2,000 chapters, held to the end of the build), so the rare large ones are boxed
+/// and the enum stays at 32 bytes (it was 56).
 #[derive(Debug, Clone)]
 pub enum Pending {
+    /// A section number in running text; `parts` is how many numbers it has (`7.1.0`: 3).
     Bare {
         number: String,
-        parts: usize,
-        line: usize,
+        parts: u32,
+        line: u32,
     },
-    /// A Markdown link to a section; `quoted` is the title written after the number (may be empty).
-    Link {
-        number: String,
-        quoted: String,
-        line: usize,
-    },
-    /// A link to another chapter's Markdown file (absolute path, resolved lexically).
-    Chapter {
-        path: PathBuf,
-        fragment: Option<String>,
-        line: usize,
-    },
+    /// A Markdown link to a section.
+    Link(Box<SectionLink>),
+    /// A link to another chapter's Markdown file.
+    Chapter(Box<ChapterLink>),
     /// A glossary term in running text (open and close marks around it): whether it becomes a
     /// link is decided once the whole site is known (a term used everywhere is not linked).
     /// `term` is the id in the text language's [`crate::autolink::TermMatcher`].
@@ -60,6 +57,26 @@ pub enum Pending {
     /// puts every chapter on one page, gives it the chapter's prefix there (see
     /// [`Resolver::page_anchor`]), so that ids stay unique and in-page links keep working.
     Anchor { anchor: String },
+}
+
+const _: () = assert!(std::mem::size_of::<Pending>() <= 32);
+
+/// A Markdown link to a section ([`Pending::Link`]).
+#[derive(Debug, Clone)]
+pub struct SectionLink {
+    pub number: String,
+    /// The title written after the number (may be empty).
+    pub quoted: String,
+    pub line: usize,
+}
+
+/// A link to another chapter's Markdown file ([`Pending::Chapter`]).
+#[derive(Debug, Clone)]
+pub struct ChapterLink {
+    /// Absolute, resolved lexically.
+    pub path: PathBuf,
+    pub fragment: Option<String>,
+    pub line: usize,
 }
 
 /// Where the next placeholder starts in `html`. `str::find` looks for a character by its last
@@ -274,26 +291,24 @@ impl Resolver<'_> {
                         None => out.push_str(&escape(number)),
                     }
                 }
-                (Some(OPEN), Pending::Link { number, .. }) => {
-                    if let Some(url) = self.section_url(page, number) {
+                (Some(OPEN), Pending::Link(l)) => {
+                    if let Some(url) = self.section_url(page, &l.number) {
                         out.push_str("<a class=\"xref\" href=\"");
                         escape_into(&url, &mut out);
                         out.push_str("\">");
                     }
                 }
-                (Some(CLOSE), Pending::Link { number, .. }) if self.sections.exists(number) => {
+                (Some(CLOSE), Pending::Link(l)) if self.sections.exists(&l.number) => {
                     out.push_str("</a>")
                 }
-                (Some(OPEN), Pending::Chapter { path, fragment, .. }) => {
-                    if let Some(url) = self.chapter_url(page, path, fragment.as_deref()) {
+                (Some(OPEN), Pending::Chapter(c)) => {
+                    if let Some(url) = self.chapter_url(page, &c.path, c.fragment.as_deref()) {
                         out.push_str("<a href=\"");
                         escape_into(&url, &mut out);
                         out.push_str("\">");
                     }
                 }
-                (Some(CLOSE), Pending::Chapter { path, .. })
-                    if self.chapters.files.contains_key(path) =>
-                {
+                (Some(CLOSE), Pending::Chapter(c)) if self.chapters.files.contains_key(&c.path) => {
                     out.push_str("</a>")
                 }
                 (Some(BARE), Pending::Anchor { anchor }) => {
@@ -335,34 +350,34 @@ impl Resolver<'_> {
             match p {
                 Pending::Bare { number, parts, line } => {
                     if *parts >= 3 && !self.sections.exists(number) {
-                        out.push(Diagnostic::warning("broken-ref", file, *line, format!("reference to section {number}, which no chapter defines; it is shown as plain text")));
+                        out.push(Diagnostic::warning("broken-ref", file, *line as usize, format!("reference to section {number}, which no chapter defines; it is shown as plain text")));
                     }
                 }
-                Pending::Link { number, quoted, line } => match self.sections.get(text_lang, number).or_else(|| self.sections.resolve(text_lang, number)) {
-                    None => out.push(Diagnostic::warning("broken-ref", file, *line, format!("link to section {number}, which no chapter defines; it is shown as plain text"))),
+                Pending::Link(l) => match self.sections.get(text_lang, &l.number).or_else(|| self.sections.resolve(text_lang, &l.number)) {
+                    None => out.push(Diagnostic::warning("broken-ref", file, l.line, format!("link to section {}, which no chapter defines; it is shown as plain text", l.number))),
                     Some(def) => {
-                        if !quoted.is_empty() && def.lang == text_lang && normalize_title(quoted) != normalize_title(&def.title) {
+                        if !l.quoted.is_empty() && def.lang == text_lang && normalize_title(&l.quoted) != normalize_title(&def.title) {
                             out.push(Diagnostic::warning(
                                 "ref-title",
                                 file,
-                                *line,
-                                format!("link quotes section {number} as \"{quoted}\", but its title is \"{}\" ({}:{})", def.title, def.file.display(), def.line),
+                                l.line,
+                                format!("link quotes section {} as \"{}\", but its title is \"{}\" ({}:{})", l.number, l.quoted, def.title, def.file.display(), def.line),
                             ));
                         }
                     }
                 },
                 Pending::Term { .. } | Pending::Section { .. } | Pending::Anchor { .. } => {}
-                Pending::Chapter { path, fragment, line } => match self.chapters.files.get(path) {
+                Pending::Chapter(c) => match self.chapters.files.get(&c.path) {
                     None => out.push(Diagnostic::warning(
                         "broken-link",
                         file,
-                        *line,
-                        format!("link to `{}`, which is not a chapter of this site", crate::diag::display_path(path, site_root).display()),
+                        c.line,
+                        format!("link to `{}`, which is not a chapter of this site", crate::diag::display_path(&c.path, site_root).display()),
                     )),
                     Some(key) => {
-                        if let Some(f) = fragment {
+                        if let Some(f) = &c.fragment {
                             if !self.chapters.anchors.get(key).is_some_and(|a| a.contains(f)) {
-                                out.push(Diagnostic::warning("broken-anchor", file, *line, format!("link to `#{f}` in chapter `{}`, which has no such anchor", key.1)));
+                                out.push(Diagnostic::warning("broken-anchor", file, c.line, format!("link to `#{f}` in chapter `{}`, which has no such anchor", key.1)));
                             }
                         }
                     }

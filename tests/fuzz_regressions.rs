@@ -85,7 +85,7 @@ fn many_references_on_one_long_line() {
     assert_eq!(p.pending.len(), 50_001);
     match p.pending.last() {
         Some(rulebook::xref::Pending::Bare { number, line, .. }) => {
-            assert_eq!((number.as_str(), *line), ("9.9.9", 3))
+            assert_eq!((number.as_str(), *line), ("9.9.9", 3u32))
         }
         other => panic!("{other:?}"),
     }

@@ -212,14 +212,13 @@ impl Live {
                 for pages in self.site.pages.values() {
                     for p in pages {
                         let refers = p.prepared.pending.iter().any(|x| match x {
-                            Pending::Bare { number, .. } | Pending::Link { number, .. } => {
-                                appeared.contains(number)
-                            }
+                            Pending::Bare { number, .. } => appeared.contains(number),
+                            Pending::Link(l) => appeared.contains(&l.number),
                             // "referenced by" lists under numbered headings
                             Pending::Section { number } => appeared.contains(number),
-                            Pending::Chapter { .. }
-                            | Pending::Term { .. }
-                            | Pending::Anchor { .. } => false,
+                            Pending::Chapter(_) | Pending::Term { .. } | Pending::Anchor { .. } => {
+                                false
+                            }
                         });
                         if refers {
                             to_render.insert(p.chapter.id.clone());
