@@ -3,7 +3,7 @@
 //! A section number is two or more dot-separated numbers (`7.1.0`, `34.2`). It is the anchor of
 //! its section in every language, which is what lets a reader switch language and stay in place.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 
 /// Longest component accepted; longer digit runs are data (phone numbers, ids), not sections, and
@@ -195,7 +195,10 @@ pub struct SectionDef {
 /// Every section of every language, by number.
 #[derive(Debug, Default)]
 pub struct SectionIndex {
-    by_lang: HashMap<String, HashMap<String, SectionDef>>,
+    /// Looked up for every cross-reference of every page (and again for the print views): a
+    /// fast hash rather than SipHash, whose cost showed in profiles. The keys are section
+    /// numbers, short digits and dots.
+    by_lang: FxHashMap<String, FxHashMap<String, SectionDef>>,
     /// Languages in site order, for picking a fallback deterministically.
     order: Vec<String>,
 }
@@ -203,7 +206,7 @@ pub struct SectionIndex {
 impl SectionIndex {
     pub fn new(languages: &[String]) -> Self {
         SectionIndex {
-            by_lang: HashMap::new(),
+            by_lang: FxHashMap::default(),
             order: languages.to_vec(),
         }
     }
@@ -257,11 +260,11 @@ impl SectionIndex {
     }
 
     pub fn len(&self, lang: &str) -> usize {
-        self.by_lang.get(lang).map_or(0, HashMap::len)
+        self.by_lang.get(lang).map_or(0, FxHashMap::len)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_lang.values().all(HashMap::is_empty)
+        self.by_lang.values().all(FxHashMap::is_empty)
     }
 }
 

@@ -179,24 +179,24 @@ impl Resolver<'_> {
     /// reader's own language when the section is translated there; otherwise, if the chapter is
     /// translated but lacks that section, the other language's page; otherwise the reader's
     /// language's copy of the untranslated chapter (published with the original text).
-    pub fn section_page(&self, lang: &str, number: &str) -> Option<(String, String)> {
+    pub fn section_page<'s>(&'s self, lang: &'s str, number: &str) -> Option<(&'s str, &'s str)> {
         let def = self.sections.resolve(lang, number)?;
         if def.lang == lang || !self.chapters.has(lang, &def.chapter_id) {
-            Some((lang.to_string(), def.chapter_id.clone()))
+            Some((lang, &def.chapter_id))
         } else {
-            Some((def.lang.clone(), def.chapter_id.clone()))
+            Some((&def.lang, &def.chapter_id))
         }
     }
 
     pub fn section_url(&self, page: Page<'_>, number: &str) -> Option<String> {
         let (lang, id) = self.section_page(page.lang, number)?;
         if page.print && lang == page.lang {
-            return Some(format!("#{}", self.print_anchor(page.lang, &id, number)));
+            return Some(format!("#{}", self.print_anchor(page.lang, id, number)));
         }
-        if lang == page.lang && Some(id.as_str()) == page.id {
+        if lang == page.lang && Some(id) == page.id {
             return Some(format!("#{number}"));
         }
-        Some(page.chapter_href(&lang, &id, &format!("#{number}")))
+        Some(page.chapter_href(lang, id, &format!("#{number}")))
     }
 
     fn chapter_url(&self, page: Page<'_>, path: &Path, fragment: Option<&str>) -> Option<String> {
