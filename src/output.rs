@@ -333,6 +333,31 @@ mod tests {
         drop(s);
     }
 
+    /// On ext2/3/4 the staging folder is flagged so the kernel places the site's folder by
+    /// itself (see [`Staging`]); elsewhere there is nothing to check.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_staging_folder_is_a_top_folder_on_ext4() {
+        use std::os::fd::AsRawFd;
+        let t = tempfile::tempdir().unwrap();
+        let s = Staging::new(&t.path().join("public")).unwrap();
+        let outer = std::fs::File::open(s.dir.parent().unwrap()).unwrap();
+        // SAFETY: a live descriptor and pointers to live locals of the types the kernel fills.
+        let (fs, flags) = unsafe {
+            let mut st: libc::statfs = std::mem::zeroed();
+            let mut flags: libc::c_int = 0;
+            assert_eq!(libc::fstatfs(outer.as_raw_fd(), &mut st), 0);
+            libc::ioctl(outer.as_raw_fd(), libc::FS_IOC_GETFLAGS, &mut flags);
+            (st.f_type, flags)
+        };
+        const EXT_MAGIC: libc::c_long = 0xEF53;
+        if fs as libc::c_long == EXT_MAGIC {
+            assert_ne!(flags & 0x0002_0000, 0, "flags {flags:#x}");
+        }
+        // the site is written one level down, in the flagged folder beside the output
+        assert_eq!(s.dir.parent().unwrap().parent(), Some(t.path()));
+    }
+
     #[test]
     fn staging_is_removed_unless_committed() {
         let t = tempfile::tempdir().unwrap();
