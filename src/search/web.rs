@@ -389,8 +389,8 @@ pub fn write(
                 run.spelled.push(spelled);
             }
             // The chunk and term tables only speed up analysis; the postings need the ids
-            // and the vocabulary. Freed here, it is not held through the rest of the build (the
-            // tables were about a tenth of its peak memory at 2,000 chapters).
+            // and the vocabulary. Freed here, the tables are not held through the rest of the
+            // build (they were about a tenth of its peak memory at 2,000 chapters).
             run.chunks = FxHashMap::default();
             run.ids = FxHashMap::default();
             run.counts = Vec::new();
