@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::autolink::TermMatcher;
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::glossary::{self, Glossaries};
+use crate::glossary::{self, Glossaries, Glossary};
 use crate::load::{self, Chapter};
 use crate::markdown::{self, Prepared, Source};
 use crate::reading::Reading;
@@ -163,20 +163,33 @@ pub fn load_opts(
         })
         .collect();
 
-    // Glossaries
+    // Glossaries, and the glossary terms to find in the text: one language per thread (on a
+    // large site each glossary is a large JSON file, and this stretch was all on one thread).
+    type Parsed = (String, Option<(Glossary, TermMatcher)>, Diagnostics);
+    let parsed: Vec<Parsed> = content
+        .glossaries
+        .par_iter()
+        .map(|(lang, (path, text))| {
+            let mut found = Diagnostics::default();
+            let g = glossary::parse(&crate::xref::scrub(text), lang, path, &mut found).map(|g| {
+                let m = TermMatcher::new(&g);
+                (g, m)
+            });
+            (lang.clone(), g, found)
+        })
+        .collect();
     let mut glossaries = Glossaries::new();
-    for (lang, (path, text)) in &content.glossaries {
-        if let Some(g) = glossary::parse(&crate::xref::scrub(text), lang, path, diags) {
+    let mut terms: BTreeMap<String, TermMatcher> = BTreeMap::new();
+    for (lang, g, found) in parsed {
+        diags.extend(found.items);
+        if let Some((g, m)) = g {
             glossaries.insert(lang.clone(), g);
+            terms.insert(lang, m);
         }
     }
 
-    // Glossary terms to find in the text, per language; and, per language, the language whose
-    // text is written in Latin letters when this one's is not (to mark untranslated paragraphs).
-    let terms: BTreeMap<String, TermMatcher> = glossaries
-        .iter()
-        .map(|(l, g)| (l.clone(), TermMatcher::new(g)))
-        .collect();
+    // Per language, the language whose text is written in Latin letters when this one's is not
+    // (to mark untranslated paragraphs).
     let latin_lang: BTreeMap<String, Option<String>> = config
         .languages
         .iter()
@@ -211,10 +224,24 @@ pub fn load_opts(
     let mut sections = SectionIndex::new(&config.languages);
     let mut chapter_map = ChapterMap::default();
     for lang in &config.languages {
-        for p in pages.get(lang).into_iter().flatten() {
+        let lang_pages = pages.get(lang).map(Vec::as_slice).unwrap_or_default();
+        // what each page adds, made on all cores; added in page order
+        let made: Vec<(Vec<SectionDef>, HashSet<String>, PathBuf)> = lang_pages
+            .par_iter()
+            .map(|p| {
+                let mut anchors: HashSet<String> =
+                    p.prepared.anchors().map(str::to_string).collect();
+                anchors.extend(p.title_number.iter().cloned());
+                (
+                    section_defs(lang, p),
+                    anchors,
+                    site_root.join(&p.chapter.path),
+                )
+            })
+            .collect();
+        for (p, (defs, anchors, file)) in lang_pages.iter().zip(made) {
             let c = &p.chapter;
             diags.extend(p.prepared.diags.iter().cloned());
-            let defs = section_defs(lang, p);
             for d in defs {
                 let (file, line, number) = (d.file.clone(), d.line, d.number.clone());
                 if let Err(first) = sections.insert(d) {
@@ -228,11 +255,7 @@ pub fn load_opts(
             }
             let key = (lang.clone(), c.id.clone());
             chapter_map.present.insert(key.clone());
-            chapter_map
-                .files
-                .insert(site_root.join(&c.path), key.clone());
-            let mut anchors: HashSet<String> = p.prepared.anchors().map(str::to_string).collect();
-            anchors.extend(p.title_number.iter().cloned());
+            chapter_map.files.insert(file, key.clone());
             chapter_map.anchors.insert(key, anchors);
         }
     }
