@@ -12,12 +12,14 @@ fn enabled() -> bool {
 /// Measures from its creation to each `lap`.
 pub struct Stopwatch {
     last: Instant,
+    last_cpu: f64,
 }
 
 impl Stopwatch {
     pub fn start() -> Self {
         Stopwatch {
             last: Instant::now(),
+            last_cpu: cpu_ms(),
         }
     }
 
@@ -25,15 +27,30 @@ impl Stopwatch {
     pub fn lap(&mut self, stage: &str) {
         if enabled() {
             let now = Instant::now();
+            let cpu = cpu_ms();
             eprintln!(
-                "timing: {stage:<24} {:>8.1} ms  rss {:>5} MiB  peak {:>5} MiB",
+                "timing: {stage:<24} {:>8.1} ms  cpu {:>7.1} ms  rss {:>5} MiB  peak {:>5} MiB",
                 (now - self.last).as_secs_f64() * 1000.0,
+                cpu - self.last_cpu,
                 memory_kib("VmRSS:") / 1024,
                 memory_kib("VmHWM:") / 1024,
             );
             self.last = now;
+            self.last_cpu = cpu;
         }
     }
+}
+
+/// User and system time of the whole process so far, in milliseconds: set beside the wall
+/// time of a stage, it shows how many cores the stage kept busy.
+fn cpu_ms() -> f64 {
+    // SAFETY: getrusage only writes into the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
+    ms(u.ru_utime) + ms(u.ru_stime)
 }
 
 /// A line of /proc/self/status in KiB (0 where there is no /proc): memory is a build cost too,
