@@ -6,9 +6,10 @@
 //! before `exhausted`).
 //!
 //! This runs on every text event of every chapter, so it must be cheap: the analyzer's full
-//! tokenizer (clusters, NFC) is far too slow for the whole corpus. Instead words are cut and
-//! lower-cased here, and a word is stemmed only when its first three letters could begin a
-//! term's stem (a 64 KiB-bit filter); stems are cached per chapter. A stem is (nearly always) a
+//! tokenizer (clusters, NFC) is far too slow for the whole corpus. Instead words are cut here
+//! and looked up as written in a per-thread cache; a word not seen before is lower-cased, and
+//! stemmed only when its first three letters could begin a term's stem (a 64 KiB-bit filter).
+//! A stem is (nearly always) a
 //! prefix of its word, which is what makes the filter sound; the rare suffix rewrite (Porter2's
 //! `y` → `i`) is covered by also entering the `y` form.
 
@@ -272,8 +273,10 @@ impl TermMatcher {
     /// `cache` maps lower-cased words to their token id; keep one per chapter.
     ///
     /// The text is walked by bytes: ASCII (spaces, punctuation, English words) needs no UTF-8
-    /// decoding, and a word is lower-cased straight into the cache's buffer, which is then the
-    /// key looked up: this loop sees every character of the corpus.
+    /// decoding, and the two lead bytes of the Cyrillic letters are told apart without it. A
+    /// word is only marked here; it is lower-cased (into the cache's buffer, the key looked up)
+    /// only when its first letters pass the filter: this loop sees every character of the
+    /// corpus, and most words are no term's.
     pub fn find(&self, text: &str, cache: &mut WordCache) -> Vec<Hit> {
         let mut hits = Vec::new();
         if self.is_empty() {
@@ -282,7 +285,6 @@ impl TermMatcher {
         // words: (start, end, token id or none); a gap that is not plain space ends a phrase
         let mut words = std::mem::take(&mut cache.words);
         words.clear();
-        let mut word = std::mem::take(&mut cache.word);
         let bytes = text.as_bytes();
         let mut start = None;
         let mut joined = true;
@@ -291,28 +293,29 @@ impl TermMatcher {
             let b = bytes[i];
             if b < 0x80 {
                 if b.is_ascii_alphanumeric() {
-                    if start.is_none() {
-                        start = Some(i);
-                        word.clear();
-                    }
-                    word.push(b.to_ascii_lowercase() as char);
+                    start.get_or_insert(i);
                     i += 1;
                     continue;
                 }
                 // an apostrophe inside a word, before a letter, is part of it
                 if b == b'\'' && start.is_some() && next_is_alphabetic(text, i + 1) {
-                    word.push('\'');
                     i += 1;
                     continue;
                 }
                 if let Some(s) = start.take() {
-                    words.push((s, i, self.word_id(&word, cache), joined));
+                    words.push((s, i, self.word_id(&text[s..i], cache), joined));
                     joined = true;
                 }
                 if !b.is_ascii_whitespace() && b != 0x0b {
                     joined = false;
                 }
                 i += 1;
+                continue;
+            }
+            // U+0400..U+047F: Cyrillic letters all
+            if b == 0xd0 || b == 0xd1 {
+                start.get_or_insert(i);
+                i += 2;
                 continue;
             }
             let c = text[i..]
@@ -324,20 +327,12 @@ impl TermMatcher {
             let apostrophe =
                 matches!(c, '’' | 'ʼ') && start.is_some() && next_is_alphabetic(text, i + len);
             if letter || apostrophe {
-                if start.is_none() {
-                    start = Some(i);
-                    word.clear();
-                }
-                if apostrophe {
-                    word.push('\'');
-                } else {
-                    lower(c, &mut word);
-                }
+                start.get_or_insert(i);
                 i += len;
                 continue;
             }
             if let Some(s) = start.take() {
-                words.push((s, i, self.word_id(&word, cache), joined));
+                words.push((s, i, self.word_id(&text[s..i], cache), joined));
                 joined = true;
             }
             if !c.is_whitespace() {
@@ -346,7 +341,7 @@ impl TermMatcher {
             i += len;
         }
         if let Some(s) = start {
-            words.push((s, text.len(), self.word_id(&word, cache), joined));
+            words.push((s, text.len(), self.word_id(&text[s..], cache), joined));
         }
         let mut i = 0;
         while i < words.len() {
@@ -381,27 +376,42 @@ impl TermMatcher {
             }
         }
         cache.words = words;
-        cache.word = word;
         hits
     }
 
-    /// The token id of a lower-cased word, if it is a stem of some phrase.
-    fn word_id(&self, word: &str, cache: &mut WordCache) -> Option<u32> {
+    /// The token id of a word as written (letters, and apostrophes between them), if its
+    /// lower case is a stem of some phrase. The cache is keyed by the word as written, so the
+    /// words seen before (nearly all of them) are looked up without being lower-cased.
+    fn word_id(&self, written: &str, cache: &mut WordCache) -> Option<u32> {
+        if let Some(v) = cache.seen.get(written) {
+            return *v;
+        }
+        let word = &mut cache.word;
+        word.clear();
+        for c in written.chars() {
+            fold_into(c, word);
+        }
         let mut head = ['\0'; 3];
         let mut n = 0;
         for c in word.chars().take(3) {
             head[n] = c;
             n += 1;
         }
-        if !self.maybe(&head[..n]) {
-            return None;
-        }
-        if let Some(v) = cache.seen.get(word) {
-            return *v;
-        }
-        let id = self.ids.get(&stem_word(word)).copied();
-        cache.seen.insert(word.to_string(), id);
+        let id = if self.maybe(&head[..n]) {
+            self.ids.get(&stem_word(word)).copied()
+        } else {
+            None
+        };
+        cache.seen.insert(written.to_string(), id);
         id
+    }
+}
+
+/// A character of a word as matched: lower case, and every apostrophe the ASCII one.
+fn fold_into(c: char, out: &mut String) {
+    match c {
+        '\'' | '’' | 'ʼ' => out.push('\''),
+        _ => lower(c, out),
     }
 }
 
@@ -412,7 +422,7 @@ fn next_is_alphabetic(text: &str, at: usize) -> bool {
         .is_some_and(char::is_alphabetic)
 }
 
-/// Lower-cased word → token id (or none): stemming is the expensive part, and a chapter
+/// Word as written → token id (or none): stemming is the expensive part, and a chapter
 /// repeats its words. Also the scratch buffers of [`TermMatcher::find`].
 #[derive(Default)]
 pub struct WordCache {
