@@ -9,9 +9,8 @@
 //! tokenizer (clusters, NFC) is far too slow for the whole corpus. Instead words are cut here
 //! and looked up as written in a per-thread cache; a word not seen before is lower-cased, and
 //! stemmed only when its first three letters could begin a term's stem (a 64 KiB-bit filter).
-//! A stem is (nearly always) a
-//! prefix of its word, which is what makes the filter sound; the rare suffix rewrite (Porter2's
-//! `y` → `i`) is covered by also entering the `y` form.
+//! A stem is (nearly always) a prefix of its word, which is what makes the filter sound; the
+//! rare suffix rewrite (Porter2's `y` → `i`) is covered by also entering the `y` form.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
