@@ -51,22 +51,21 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         ));
         return Err(BuildError::Content);
     }
-    let site = crate::site::load_opts(
+    let (site, compiled) = crate::site::load_beside(
         site_root,
         opts.base_url.as_deref(),
         opts.safe,
         crate::site::Sources::Release,
         diags,
+        |theme| crate::render::compile(&theme.templates),
     );
-    let tera = match &site {
-        Some(s) => match crate::render::compile(&s.theme.templates) {
-            Ok(t) => Some(t),
-            Err(errs) => {
-                diags.extend(errs);
-                None
-            }
-        },
-        None => None,
+    let tera = match (&site, compiled) {
+        (Some(_), Some(Ok(t))) => Some(t),
+        (Some(_), Some(Err(errs))) => {
+            diags.extend(errs);
+            None
+        }
+        _ => None,
     };
     if opts.strict {
         diags.make_strict();
