@@ -43,8 +43,9 @@ pub struct Reading {
     pub terms: BTreeMap<String, TermMatcher>,
     /// Per text language: term ids that are not linked because they are everywhere.
     pub common: BTreeMap<String, Vec<bool>>,
-    /// (text language, section number) → referrers, sorted, deduplicated.
-    pub referenced_by: HashMap<(String, String), Vec<Referrer>>,
+    /// Text language → section number → referrers, sorted, deduplicated. Keyed by language
+    /// first so that a lookup borrows both keys (it is made under every numbered heading).
+    pub referenced_by: BTreeMap<String, HashMap<String, Vec<Referrer>>>,
     /// (text language, section number) → (title, opening text).
     pub previews: HashMap<(String, String), (String, String)>,
 }
@@ -125,7 +126,7 @@ impl Reading {
         };
         type Part = (
             String,
-            HashMap<(String, String), Vec<Referrer>>,
+            HashMap<String, Vec<Referrer>>,
             HashMap<(String, String), (String, String)>,
             Option<Vec<bool>>,
         );
@@ -134,7 +135,7 @@ impl Reading {
             .map(|(lang, pages)| r.gather_lang(lang, pages, exists))
             .collect();
         for (lang, refby, previews, common) in parts {
-            r.referenced_by.extend(refby);
+            r.referenced_by.insert(lang.clone(), refby);
             r.previews.extend(previews);
             if let Some(c) = common {
                 r.common.insert(lang, c);
@@ -151,7 +152,7 @@ impl Reading {
         exists: &(dyn Fn(&str) -> bool + Sync),
     ) -> (
         String,
-        HashMap<(String, String), Vec<Referrer>>,
+        HashMap<String, Vec<Referrer>>,
         HashMap<(String, String), (String, String)>,
         Option<Vec<bool>>,
     ) {
@@ -203,7 +204,7 @@ impl Reading {
                 }
             }
             for (n, set) in refs {
-                referenced_by.insert((lang.clone(), n), set.into_iter().collect());
+                referenced_by.insert(n, set.into_iter().collect());
             }
             let common = self.terms.get(&lang).map(|m| {
                 (0..m.len() as u32)

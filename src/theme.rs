@@ -220,12 +220,16 @@ impl Theme {
 
     /// A UI string, or the key itself when a site's strings lack it.
     pub fn string(&self, lang: &str, key: &str) -> String {
+        self.str(lang, key).to_string()
+    }
+
+    /// [`Theme::string`], borrowed: for the fragments written once per section.
+    pub fn str<'s>(&'s self, lang: &str, key: &'s str) -> &'s str {
         self.strings
             .get(lang)
             .and_then(|v| v.get(key))
             .and_then(|v| v.as_str())
             .unwrap_or(key)
-            .to_string()
     }
 
     /// A table of strings (`symbols`) as a map.

@@ -159,11 +159,29 @@ impl Page<'_> {
     /// the full form, and the side-by-side view resolves the other column's links against the
     /// page they were written for.
     pub fn chapter_href(&self, lang: &str, id: &str, fragment: &str) -> String {
-        if lang == self.lang && self.root == crate::site::PAGE_ROOT {
+        if self.is_sibling(lang) {
             format!("../{id}/{fragment}")
         } else {
             format!("{}{lang}/{id}/{fragment}", self.root)
         }
+    }
+
+    /// Whether a chapter of `lang` sits next to this page (`../id/`).
+    fn is_sibling(&self, lang: &str) -> bool {
+        lang == self.lang && self.root == crate::site::PAGE_ROOT
+    }
+
+    /// [`Page::chapter_href`] without a fragment, HTML-escaped into `out`.
+    pub fn chapter_href_into(&self, lang: &str, id: &str, out: &mut String) {
+        if self.is_sibling(lang) {
+            out.push_str("../");
+        } else {
+            crate::html::escape_into(self.root, out);
+            crate::html::escape_into(lang, out);
+            out.push('/');
+        }
+        crate::html::escape_into(id, out);
+        out.push('/');
     }
 }
 
