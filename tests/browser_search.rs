@@ -417,7 +417,7 @@ fn browser_tiers_rank_as_loading_everything() {
     let dir = tiers::tiers_site();
     build_ok(dir.path());
     let b = Browser::start(1000, 800);
-    let query = |q: &str, lang: &str, all: bool| -> (Vec<String>, u64) {
+    let query = |q: &str, lang: &str, all: bool| -> (Vec<String>, u64, u64) {
         // a fresh page: no tier loaded yet
         b.goto(&file_url(
             &dir.path().join(format!("public/{lang}/index.html")),
@@ -436,23 +436,32 @@ fn browser_tiers_rank_as_loading_everything() {
             .js("return RulebookSearch.tiersTaken || 0")
             .as_u64()
             .unwrap();
+        let shards = b
+            .js("return RulebookSearch.shardsTaken || 0")
+            .as_u64()
+            .unwrap();
         let urls = got
             .as_array()
             .unwrap()
             .iter()
             .map(|v| v.as_str().unwrap().to_string())
             .collect();
-        (urls, loaded)
+        (urls, loaded, shards)
     };
     let mut failed = Vec::new();
     let mut progressive = 0;
+    // queries whose typo expansions were not all loaded (their bounds proved them unneeded)
+    let mut lazy = 0;
     for (lang, q) in tiers::TIER_QUERIES {
         let cli = cli_top_ten(dir.path(), lang, q);
-        let (some, loaded) = query(q, lang, false);
-        let (every, all) = query(q, lang, true);
-        println!("{lang} {q}: {loaded} of {all} tiers");
+        let (some, loaded, shards) = query(q, lang, false);
+        let (every, all, all_shards) = query(q, lang, true);
+        println!("{lang} {q}: {loaded} of {all} tiers, {shards} of {all_shards} shards");
         if loaded > 0 && loaded < all {
             progressive += 1;
+        }
+        if shards < all_shards {
+            lazy += 1;
         }
         if some != every || some != cli {
             failed.push(format!(
@@ -464,6 +473,10 @@ fn browser_tiers_rank_as_loading_everything() {
     assert!(
         progressive >= 3,
         "only {progressive} queries loaded some tiers but not all"
+    );
+    assert!(
+        lazy >= 2,
+        "only {lazy} queries left a typo expansion's shard unloaded"
     );
 }
 

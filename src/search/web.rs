@@ -7,7 +7,10 @@
 //! - `search/index.js`: the words of the vocabulary (sorted, with their document
 //!   frequencies; numbers such as section numbers, which are matched only exactly, are left
 //!   out), the first term of each shard, and the numbers BM25 needs. Typo and prefix matching run over
-//!   the vocabulary, so they need no shard but the ones of the terms they pick.
+//!   the vocabulary, so they need no shard but the ones of the terms they pick; and each word
+//!   carries, per language, a bound on what it adds to one document's score
+//!   ([`score_bounds`]), so a typo expansion of a word that has a closer match is loaded only
+//!   when it could still change the top results.
 //! - `search/t/N.js`: term shards: runs of consecutive terms with their postings, cut at about
 //!   [`SHARD_BYTES`], so a few hundred files even for a large site. A term found in more than
 //!   [`HEAD_DOCS`] documents of a language keeps only its best-scoring ones there (its head).
@@ -343,6 +346,68 @@ struct Stats {
     norms: Vec<u32>,
 }
 
+/// The ratio between consecutive values of an encoded score bound (see [`bound_digit`]).
+const BOUND_STEP: f64 = 1.06;
+
+/// The most a term can add to one document's score in each language, as search.js scores it
+/// (title boosted, weight 1): the title's best plus the body's best, which no single document
+/// can exceed. The browser loads a typo expansion's postings only when this bound could still
+/// change the top results (`static/js/search.js` `score`), so a word typed right does not
+/// fetch the shards of the words one letter away from it.
+fn score_bounds(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> Vec<f64> {
+    let mut out = vec![0.0; langs.len()];
+    for (f, postings) in p.iter().enumerate() {
+        if postings.is_empty() {
+            continue;
+        }
+        // BM25's term frequency part, tf / (tf + K1 (1 - B + B len / avg)), is all that
+        // varies between documents: its best per language, times the rest once.
+        let norm: Vec<f64> = stats
+            .norms
+            .iter()
+            .map(|&n| {
+                super::rank::K1
+                    * (1.0 - super::rank::B + super::rank::B * f64::from(n) / stats.avg[f])
+            })
+            .collect();
+        let mut best = vec![0.0f64; langs.len()];
+        let mut l = 0;
+        for x in postings {
+            while l + 1 < langs.len() && x.doc as usize >= langs[l].2 {
+                l += 1;
+            }
+            let tf = f64::from(x.tf());
+            let part = tf / (tf + norm[x.len_id() as usize]);
+            if part > best[l] {
+                best[l] = part;
+            }
+        }
+        // the factor the documents share: idf × (K1 + 1), as in `rank::bm25`
+        let (n, df) = (stats.n as f64, postings.len() as f64);
+        let full = (1.0 + (n - df + 0.5) / (df + 0.5)).ln() * (super::rank::K1 + 1.0);
+        let boost = if f == 0 {
+            super::rank::TITLE_BOOST
+        } else {
+            1.0
+        };
+        for (o, b) in out.iter_mut().zip(best) {
+            *o += boost * full * b;
+        }
+    }
+    out
+}
+
+/// A score bound as one of the postings' [`DIGITS`]: `k` stands for `BOUND_STEP^k - 1`,
+/// rounded up (and a little more, for the browser's floating point), so it never says less
+/// than the bound; the last digit stands for no bound at all.
+fn bound_digit(bound: f64) -> u8 {
+    if bound <= 0.0 {
+        return DIGITS[0];
+    }
+    let k = ((1.0 + bound * 1.001).ln() / BOUND_STEP.ln()).ceil();
+    DIGITS[(k as usize).min(DIGITS.len() - 1)]
+}
+
 #[derive(Serialize)]
 struct Meta<'a> {
     /// Number of documents.
@@ -359,6 +424,11 @@ struct Meta<'a> {
     df: Vec<u64>,
     /// tantivy's field length for each length id.
     norms: Vec<u32>,
+    /// For each language, one digit per word of `terms`: the most the word adds to one
+    /// document's score there (see [`score_bounds`], [`bound_digit`]).
+    bounds: Vec<String>,
+    /// `BOUND_STEP`, to read those digits.
+    bound_step: f64,
 }
 
 /// Writes the browser index for `docs` into `dir/search/` and the service worker into
@@ -504,6 +574,19 @@ pub fn write(
         .filter(|(t, _)| !is_number(t))
         .map(|(_, id)| (postings[*id][0].len() + postings[*id][1].len()) as u64)
         .collect();
+    let word_bounds: Vec<Vec<f64>> = vocab
+        .par_iter()
+        .filter(|(t, _)| !is_number(t))
+        .map(|(_, id)| score_bounds(&postings[*id], &langs, &stats))
+        .collect();
+    let bounds: Vec<String> = (0..langs.len())
+        .map(|l| {
+            word_bounds
+                .iter()
+                .map(|b| char::from(bound_digit(b[l])))
+                .collect()
+        })
+        .collect();
     // encoded: not needed while the files are written
     drop((postings, spelled));
 
@@ -533,6 +616,8 @@ pub fn write(
             .collect(),
         df,
         norms,
+        bounds,
+        bound_step: BOUND_STEP,
     };
     let meta_json = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
     let version = {
@@ -846,5 +931,74 @@ mod tests {
         // a frequency past what a content file can hold is kept at the largest one
         let p = Posting::new(2, u32::MAX, 9);
         assert_eq!((p.tf(), p.len_id()), (Posting::MAX_TF, 9));
+    }
+
+    /// What a digit of `bounds` says, as search.js reads it.
+    fn read_digit(d: u8) -> f64 {
+        let k = DIGITS.iter().position(|&x| x == d).unwrap();
+        if k == DIGITS.len() - 1 {
+            f64::INFINITY
+        } else {
+            BOUND_STEP.powi(k as i32) - 1.0
+        }
+    }
+
+    #[test]
+    fn score_bounds_hold_every_document_and_survive_their_encoding() {
+        let norms: Vec<u32> = (0..=255u8).map(FieldNormReader::id_to_fieldnorm).collect();
+        let stats = Stats {
+            n: 60,
+            avg: [3.0, 40.0],
+            norms,
+        };
+        let langs = vec![("uk".to_string(), 0, 30), ("en".to_string(), 30, 60)];
+        // documents 0..60, some with the term in the title, most in the body, with
+        // frequencies and lengths that put the best title and the best body in different
+        // documents
+        let mut p: [Postings; 2] = [Vec::new(), Vec::new()];
+        for d in 0..60u32 {
+            if d % 7 == 0 {
+                p[0].push(Posting::new(d, 1 + d % 2, (d % 5) as u8));
+            }
+            if d % 3 != 1 {
+                p[1].push(Posting::new(d, 1 + d % 9, (10 + d * 3 % 90) as u8));
+            }
+        }
+        let bounds = score_bounds(&p, &langs, &stats);
+        let score = |f: usize, x: &Posting| {
+            super::super::rank::bm25(
+                x.tf(),
+                stats.norms[x.len_id() as usize],
+                p[f].len() as u64,
+                stats.n as u64,
+                stats.avg[f],
+            )
+        };
+        for (l, (_, from, to)) in langs.iter().enumerate() {
+            let mut most = 0.0f64;
+            for d in *from as u32..*to as u32 {
+                let t = p[0]
+                    .iter()
+                    .find(|x| x.doc == d)
+                    .map_or(0.0, |x| score(0, x));
+                let b = p[1]
+                    .iter()
+                    .find(|x| x.doc == d)
+                    .map_or(0.0, |x| score(1, x));
+                most = most.max(super::super::rank::TITLE_BOOST * t + b);
+            }
+            assert!(most > 0.0);
+            assert!(bounds[l] >= most, "{l}: bound {} below {most}", bounds[l]);
+            // loose only by what the title and the body's best in two documents give
+            assert!(
+                bounds[l] < 2.0 * most,
+                "{l}: bound {} far above {most}",
+                bounds[l]
+            );
+            let read = read_digit(bound_digit(bounds[l]));
+            assert!(read >= bounds[l] && read <= bounds[l] * BOUND_STEP + 0.1);
+        }
+        assert_eq!(read_digit(bound_digit(0.0)), 0.0);
+        assert_eq!(read_digit(bound_digit(1e9)), f64::INFINITY);
     }
 }

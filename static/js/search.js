@@ -1,7 +1,9 @@
 /* rulebook: search in the browser, offline. It matches and ranks exactly like
  * `rulebook search` (the rules and their reasons are in src/search/rank.rs; keep the two
  * together), over the index `rulebook build` writes into search/ (src/search/web.rs):
- * index.js (vocabulary and statistics), t/N.js (term shards: the best-scoring documents of
+ * index.js (vocabulary, statistics, and each word's score bound per language: a typo
+ * expansion of a word that has a closer match is loaded only when that bound could still
+ * change the results), t/N.js (term shards: the best-scoring documents of
  * each term), r/N.js (tier files: the rest of common terms' postings, in tiers of falling
  * score, loaded one at a time only while the results are not proven), d/N.js (document
  * chunks).
@@ -38,8 +40,10 @@
   S.meta = function (m) {
     meta = m;
     meta.avg = [m.tokens[0] / m.n, m.tokens[1] / m.n];
+    meta.at = new Map(m.terms.map(function (t, i) { return [t, i]; }));
   };
-  S.shard = function (k, data) { shards[k] = data; };
+  /* S.shardsTaken counts the term shards loaded (for tests). */
+  S.shard = function (k, data) { shards[k] = data; S.shardsTaken = (S.shardsTaken || 0) + 1; };
   S.tail = function (k, data) { tails[k] = data; };
 
   /* Postings come as strings of digits (src/search/web.rs DIGITS): the first 46 digits end
@@ -131,6 +135,17 @@
     return lo;
   }
   function isNumber(t) { return /[0-9]/.test(t); }
+  /* The most word `term` adds to one document's score in language l, weight 1 (src/search/
+     web.rs `score_bounds`, `bound_digit`): its digit k stands for step^k - 1, the last for
+     no bound. */
+  function scoreBound(term, l) {
+    var k = DIGIT[meta.bounds[l].charCodeAt(meta.at.get(term))];
+    return k === DIGITS.length - 1 ? Infinity : Math.pow(meta.bound_step, k) - 1;
+  }
+  /* Whether an expansion's shard is in. A typo expansion of a word that also has a closer
+     match starts out: its bound stands in for it (score()) until that bound could change
+     the results (settle()). */
+  function loaded(term) { return !!shards[shardOf(term)]; }
 
 
   /* ---- matching and ranking: src/search/rank.rs, step by step ---- */
@@ -236,7 +251,17 @@
     words.forEach(function (word) {
       var b = new Float64Array(n), bd = new Float64Array(nl);
       word.expansions.forEach(function (e) {
-        var p = postingsOf(e[0]), lists, open = false, L;
+        var p, lists, open = false, L, out;
+        if (!loaded(e[0])) {
+          out = new Float64Array(nl);
+          for (L = 0; L < nl; L++) {
+            out[L] = e[1] * scoreBound(e[0], L);
+            if (out[L] > bd[L]) bd[L] = out[L];
+          }
+          opened.push({ term: e[0], bound: out });
+          return;
+        }
+        p = postingsOf(e[0]);
         take(e[0], p);
         lists = [p.head].concat(p.more);
         for (L = 0; L < nl; L++) if (nextFile(p, L) >= 0) open = true;
@@ -357,7 +382,7 @@
       words.forEach(function (w) {
         w.expansions.forEach(function (e) {
           var p = postingsOf(e[0]);
-          if (p.files) p.files.forEach(function (fs) { fs.forEach(function (k) { want.add(k); }); });
+          if (p.files) p.files.forEach(function (fs) { fs.forEach(function (k) { if (!tails[k]) want.add("search/r/" + k + ".js"); }); });
         });
       });
     } else {
@@ -368,13 +393,12 @@
         r.open.forEach(function (o) {
           if (o.bound[li] > 0 && (!top || o.bound[li] > top.bound[li])) top = o;
         });
-        if (top) want.add(nextFile(top.p, li));
+        if (top) want.add(top.p ? "search/r/" + nextFile(top.p, li) + ".js" : "search/t/" + shardOf(top.term) + ".js");
       });
     }
-    want.forEach(function (k) { if (tails[k]) want.delete(k); });
     if (!want.size) return Promise.resolve(rank(words));
-    return Promise.all(Array.from(want).map(function (k) {
-      return script("search/r/" + k + ".js");
+    return Promise.all(Array.from(want).map(function (src) {
+      return script(src);
     })).then(function () { return S.exhaustive ? rank(words) : settle(words, ticket); });
   }
 
@@ -386,8 +410,13 @@
       var words = plan(q), need = new Set();
       if (!words.length) return { page: [], other: [], words: words };
       words.forEach(function (w) {
-        if (w.expansions) w.expansions.forEach(function (e) { need.add(shardOf(e[0])); });
-        else need.add(shardOf(w.term));
+        if (!w.expansions) { need.add(shardOf(w.term)); return; }
+        // a word's exact and prefix matches are loaded at once; its typo expansions too when
+        // it has nothing closer, else only when their bound could change the results
+        var close = w.expansions.some(function (e) { return e[1] > FUZZY_WEIGHT; });
+        w.expansions.forEach(function (e) {
+          if (S.exhaustive || !close || e[1] > FUZZY_WEIGHT) need.add(shardOf(e[0]));
+        });
       });
       return Promise.all(Array.from(need).map(function (k) {
         return shards[k] ? null : script("search/t/" + k + ".js");

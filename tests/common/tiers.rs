@@ -28,6 +28,9 @@ const EN: &[&str] = &[
     "ash",
     "lantern",
     "meadow",
+    // rare words one letter from common ones: typo expansions of `token` and `power`
+    "taken",
+    "cower",
 ];
 /// Ukrainian words, commonest first.
 const UK: &[&str] = &[
@@ -98,6 +101,12 @@ pub fn tiers_site() -> tempfile::TempDir {
     for c in 1..=UK_CHAPTERS {
         files.push(chapter(&mut rng, UK, "uk", c));
     }
+    // one section with a word found nowhere else, one letter from common words: its top ten
+    // is mostly their sections, so their shards must be loaded
+    files.push((
+        "content/en/99-rare.md".to_string(),
+        "---\nid: rare\ntitle: Rare\n---\n\n## 99.1 Bower\n\nA bower of stone.\n".to_string(),
+    ));
     let refs: Vec<(&str, &str)> = files
         .iter()
         .map(|(p, t)| (p.as_str(), t.as_str()))
@@ -105,7 +114,8 @@ pub fn tiers_site() -> tempfile::TempDir {
     site(&refs)
 }
 
-/// (language, query): common words alone and together, half typed, with a typo.
+/// (language, query): common words alone and together, half typed, with a typo, and words
+/// with rare typo neighbours.
 pub const TIER_QUERIES: &[(&str, &str)] = &[
     ("en", "exhaustion token"),
     ("en", "first player"),
@@ -116,6 +126,11 @@ pub const TIER_QUERIES: &[(&str, &str)] = &[
     ("en", "to"),
     ("en", "exhaustoin"),
     ("en", "lantern meadow"),
+    ("en", "power"),
+    ("en", "tower"),
+    ("en", "token power"),
+    ("en", "taken"),
+    ("en", "bower"),
     ("uk", "жетон виснаження"),
     ("uk", "кубик сили"),
     ("uk", "жет"),
