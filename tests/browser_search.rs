@@ -417,7 +417,8 @@ fn browser_tiers_rank_as_loading_everything() {
     let dir = tiers::tiers_site();
     build_ok(dir.path());
     let b = Browser::start(1000, 800);
-    let query = |q: &str, lang: &str, all: bool| -> (Vec<String>, u64, u64) {
+    // `all`: load every shard and tier first; `pairs`: use the pair heads
+    let query = |q: &str, lang: &str, all: bool, pairs: bool| -> (Vec<String>, u64, u64) {
         // a fresh page: no tier loaded yet
         b.goto(&file_url(
             &dir.path().join(format!("public/{lang}/index.html")),
@@ -428,8 +429,8 @@ fn browser_tiers_rank_as_loading_everything() {
             "page load",
         );
         b.js_with(
-            "window.__got = null; RulebookSearch.exhaustive = arguments[2]; RulebookSearch.query(arguments[0], arguments[1]).then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
-            vec![Value::from(q), Value::from(lang), Value::from(all)],
+            "window.__got = null; RulebookSearch.exhaustive = arguments[2]; RulebookSearch.noPairs = !arguments[3]; RulebookSearch.query(arguments[0], arguments[1]).then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
+            vec![Value::from(q), Value::from(lang), Value::from(all), Value::from(pairs)],
         );
         let got = b.wait_until("return window.__got", 20, q);
         let loaded = b
@@ -452,11 +453,24 @@ fn browser_tiers_rank_as_loading_everything() {
     let mut progressive = 0;
     // queries whose typo expansions were not all loaded (their bounds proved them unneeded)
     let mut lazy = 0;
+    // queries that the pair heads spared some tiers
+    let mut paired = 0;
     for (lang, q) in tiers::TIER_QUERIES {
         let cli = cli_top_ten(dir.path(), lang, q);
-        let (some, loaded, shards) = query(q, lang, false);
-        let (every, all, all_shards) = query(q, lang, true);
-        println!("{lang} {q}: {loaded} of {all} tiers, {shards} of {all_shards} shards");
+        let (some, loaded, shards) = query(q, lang, false, true);
+        let (unpaired, loaded_unpaired, _) = query(q, lang, false, false);
+        let (every, all, all_shards) = query(q, lang, true, false);
+        println!(
+            "{lang} {q}: {loaded} of {all} tiers ({loaded_unpaired} without pair heads), {shards} of {all_shards} shards"
+        );
+        if loaded < loaded_unpaired {
+            paired += 1;
+        }
+        if unpaired != every {
+            failed.push(format!(
+                "{lang} {q} without pair heads:\n  {unpaired:?}\n  every tier {every:?}"
+            ));
+        }
         if loaded > 0 && loaded < all {
             progressive += 1;
         }
@@ -477,6 +491,10 @@ fn browser_tiers_rank_as_loading_everything() {
     assert!(
         lazy >= 2,
         "only {lazy} queries left a typo expansion's shard unloaded"
+    );
+    assert!(
+        paired >= 3,
+        "only {paired} queries loaded fewer tiers with the pair heads"
     );
 }
 

@@ -17,6 +17,9 @@
 //! - `search/r/N.js`: tier files: the rest of those terms' postings in tiers of falling score
 //!   (see [`Split`]), loaded one tier at a time, only while what is loaded cannot prove which
 //!   results come first; a big tier has a file of its own, small ones share (see [`group`]).
+//! - `search/p/N.js`: pair heads: for two words side by side in a glossary term, the
+//!   documents with both that score best for the two together (see [`pair_entry`]), which
+//!   prove most two-word queries without either word's tiers.
 //! - `search/d/N.js`: document chunks of [`CHUNK_DOCS`] documents: what a result shows (title,
 //!   section, chapter, URL and the first [`PASSAGE_CHARS`] of its text, for the passage around
 //!   its first match).
@@ -259,20 +262,28 @@ pub const FIRST_TIER_DOCS: usize = 1000;
 /// Each tail tier holds this many times as many documents as the one before it.
 pub const TIER_GROWTH: usize = 5;
 
-/// The split of one term's `[title, body]` postings. `langs` are the document ranges of the
-/// languages, `stats` the numbers BM25 needs.
-fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> Option<Split> {
-    // The term's score in each document, as search.js computes it: title, then body.
-    let mut docs: Vec<(u32, f64)> = Vec::new();
+/// A term's score in each of its documents, as search.js computes it (title, then body),
+/// in document order.
+fn doc_scores(p: &[Postings; 2], stats: &Stats) -> Vec<(u32, f64)> {
+    let mut docs: Vec<(u32, f64)> = Vec::with_capacity(p[0].len().max(p[1].len()));
     let (mut i, mut j) = (0, 0);
+    // `rank::bm25` term by term, with what is the same for every document of a field worked
+    // out once (its logarithm, and the length part for each length id): the same operations
+    // in the same order, so the same numbers
+    let (n, (k1, b)) = (stats.n as f64, (super::rank::K1, super::rank::B));
+    let fields: Vec<(f64, Vec<f64>)> = (0..2)
+        .map(|f| {
+            let df = p[f].len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let lens = (stats.norms.iter())
+                .map(|&l| k1 * (1.0 - b + b * f64::from(l) / stats.avg[f]))
+                .collect();
+            (idf * (k1 + 1.0), lens)
+        })
+        .collect();
     let score = |f: usize, x: &Posting| {
-        super::rank::bm25(
-            x.tf(),
-            stats.norms[x.len_id() as usize],
-            p[f].len() as u64,
-            stats.n as u64,
-            stats.avg[f],
-        )
+        let tf = f64::from(x.tf());
+        fields[f].0 * tf / (tf + fields[f].1[x.len_id() as usize])
     };
     while i < p[0].len() || j < p[1].len() {
         let dt = p[0].get(i).map_or(u32::MAX, |x| x.doc);
@@ -289,6 +300,13 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
         }
         docs.push((d, s));
     }
+    docs
+}
+
+/// The split of one term's `[title, body]` postings. `langs` are the document ranges of the
+/// languages, `stats` the numbers BM25 needs.
+fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> Option<Split> {
+    let docs = doc_scores(p, stats);
     let mut piece: Vec<(u32, u16)> = docs.iter().map(|&(d, _)| (d, 0)).collect();
     let mut tiers = vec![0; langs.len()];
     let mut next = 1u16;
@@ -337,6 +355,112 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
         return None;
     }
     Some(Split { piece, tiers })
+}
+
+/// Documents of one language kept in a pair's head (see [`pair_entry`]).
+pub const PAIR_DOCS: usize = 200;
+
+/// The pairs of words to give heads of their own: two different words side by side in a
+/// glossary term (`exhaustion token`, `жетон виснаження`), at least one of them common
+/// enough to have tiers. These are the queries players type most, and the ones tiers serve
+/// worst: the sections that rank first for two words are seldom in the head of the common
+/// one. Returned sorted, each pair as (smaller term, larger term).
+fn glossary_pairs<'v>(
+    docs: &[Doc<'_>],
+    words: &FxHashMap<&'v str, (usize, bool)>,
+) -> Vec<(&'v str, &'v str)> {
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    for d in docs.iter().filter(|d| d.kind == Kind::Glossary) {
+        let terms: Vec<String> = tokenize(&d.title)
+            .into_iter()
+            .map(|t| t.term)
+            .filter(|t| !is_number(t))
+            .collect();
+        for w in terms.windows(2) {
+            let (Some((a, (_, ta))), Some((b, (_, tb)))) = (
+                words.get_key_value(w[0].as_str()),
+                words.get_key_value(w[1].as_str()),
+            ) else {
+                continue;
+            };
+            if a != b && (*ta || *tb) {
+                out.push(if a < b { (*a, *b) } else { (*b, *a) });
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// A pair's head: for each language, the [`PAIR_DOCS`] documents with both words that score
+/// best for the two together (each word's score as search.js computes it, added), and the
+/// postings of both words in exactly those documents. Every other document with both words
+/// scores at most the weakest of them: that bound (0 when the head holds every such
+/// document) lets search.js prove a two-word query's top results without the words' tiers.
+/// Written as `"a b":[language,bound,"a title","a body","b title","b body",…]`.
+fn pair_entry(
+    a: &str,
+    b: &str,
+    pa: &[Postings; 2],
+    pb: &[Postings; 2],
+    langs: &[(String, usize, usize)],
+    stats: &Stats,
+) -> std::io::Result<Vec<u8>> {
+    let (sa, sb) = (doc_scores(pa, stats), doc_scores(pb, stats));
+    // documents with both words, in document order, with their summed score
+    let mut both: Vec<(u32, f64)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < sa.len() && j < sb.len() {
+        match sa[i].0.cmp(&sb[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                both.push((sa[i].0, sa[i].1 + sb[j].1));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    serde_json::to_writer(&mut out, &format!("{a} {b}")).map_err(std::io::Error::other)?;
+    out.extend_from_slice(b":[");
+    for (l, (_, from, to)) in langs.iter().enumerate() {
+        let lo = both.partition_point(|x| (x.0 as usize) < *from);
+        let hi = both.partition_point(|x| (x.0 as usize) < *to);
+        let mut head: Vec<(u32, f64)> = both[lo..hi].to_vec();
+        let mut bound = 0.0;
+        if head.len() > PAIR_DOCS {
+            head.select_nth_unstable_by(PAIR_DOCS, |x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+            head.truncate(PAIR_DOCS);
+            // a little above the weakest, for the browser's own floating point
+            bound = head.iter().map(|x| x.1).fold(f64::INFINITY, f64::min) * (1.0 + 1e-9);
+        }
+        let mut kept: Vec<u32> = head.iter().map(|x| x.0).collect();
+        kept.sort_unstable();
+        if l > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(format!("{l},{bound},").as_bytes());
+        for (n, p) in [&pa[0], &pa[1], &pb[0], &pb[1]].into_iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            out.push(b'"');
+            // both in document order: one walk, not a search per posting
+            let mut at = 0;
+            let kept_postings = p.iter().filter(|x| {
+                while at < kept.len() && kept[at] < x.doc {
+                    at += 1;
+                }
+                at < kept.len() && kept[at] == x.doc
+            });
+            encode_postings(kept_postings, &mut out);
+            out.push(b'"');
+        }
+    }
+    out.push(b']');
+    Ok(out)
 }
 
 /// What BM25 needs besides a term's own postings.
@@ -587,6 +711,23 @@ pub fn write(
                 .collect()
         })
         .collect();
+    // heads of the glossary's pairs of common words, while the postings are here
+    // each word: its id, and whether it has tiers; a word with more than one spelling
+    // (folded by rank.rs) is left out, as its scores depend on the query's spelling
+    let words: FxHashMap<&str, (usize, bool)> = vocab
+        .iter()
+        .zip(&encoded)
+        .filter(|((t, id), _)| !is_number(t) && !spelled.contains_key(id))
+        .map(|((t, id), e)| (*t, (*id, !e.pieces.is_empty())))
+        .collect();
+    let pairs = glossary_pairs(docs, &words);
+    let pair_entries: Vec<Vec<u8>> = pairs
+        .par_iter()
+        .map(|(a, b)| {
+            let (pa, pb) = (&postings[words[a].0], &postings[words[b].0]);
+            pair_entry(a, b, pa, pb, &langs, &stats)
+        })
+        .collect::<Result<_, _>>()?;
     // encoded: not needed while the files are written
     drop((postings, spelled));
 
@@ -602,6 +743,26 @@ pub fn write(
         size += e.head.len();
     }
     let (files, file_of) = group(&encoded);
+    // pair heads in files of about TIER_BYTES, in the order of their pairs; each of the two
+    // words' shard entries names the file of the pair
+    let mut pair_files: Vec<Vec<usize>> = Vec::new();
+    let mut size = TIER_BYTES;
+    for (n, e) in pair_entries.iter().enumerate() {
+        if size >= TIER_BYTES {
+            pair_files.push(Vec::new());
+            size = 0;
+        }
+        pair_files.last_mut().expect("a file").push(n);
+        size += e.len();
+    }
+    let mut partners: FxHashMap<&str, Vec<(&str, usize)>> = FxHashMap::default();
+    for (k, members) in pair_files.iter().enumerate() {
+        for &n in members {
+            let (a, b) = pairs[n];
+            partners.entry(a).or_default().push((b, k));
+            partners.entry(b).or_default().push((a, k));
+        }
+    }
     let meta = Meta {
         n: docs.len(),
         tokens,
@@ -668,7 +829,20 @@ pub fn write(
                         }
                         s.push(b']');
                     }
-                    s.extend_from_slice(b"]]");
+                    s.push(b']');
+                    if let Some(with) = partners.get(vocab[i].0) {
+                        // the files of the pair heads this word is in: {"other word":file,…}
+                        s.extend_from_slice(b",{");
+                        for (n, (other, k)) in with.iter().enumerate() {
+                            if n > 0 {
+                                s.push(b',');
+                            }
+                            serde_json::to_writer(&mut s, other).map_err(std::io::Error::other)?;
+                            s.extend_from_slice(format!(":{k}").as_bytes());
+                        }
+                        s.push(b'}');
+                    }
+                    s.push(b']');
                 }
             }
             s.extend_from_slice(b"});\n");
@@ -698,6 +872,20 @@ pub fn write(
         s.extend_from_slice(b"});\n");
         write_file(dir, &format!("search/r/{k}.js"), &s)
     })?;
+    pair_files
+        .par_iter()
+        .enumerate()
+        .try_for_each(|(k, members)| {
+            let mut s = format!("RulebookSearch.pair({k},{{").into_bytes();
+            for (i, &n) in members.iter().enumerate() {
+                if i > 0 {
+                    s.push(b',');
+                }
+                s.extend_from_slice(&pair_entries[n]);
+            }
+            s.extend_from_slice(b"});\n");
+            write_file(dir, &format!("search/p/{k}.js"), &s)
+        })?;
 
     sw.lap("search: term shards");
     let chunks: Vec<&[Doc<'_>]> = docs.chunks(CHUNK_DOCS).collect();
@@ -728,7 +916,10 @@ pub fn write(
         s.push_str("]);\n");
         write_file(dir, &format!("search/d/{k}.js"), s.as_bytes())
     })?;
-    Ok((1 + shard_ranges.len() + files.len() + chunks.len(), version))
+    Ok((
+        1 + shard_ranges.len() + files.len() + pair_files.len() + chunks.len(),
+        version,
+    ))
 }
 
 /// The tier files: which pieces each holds, as (term, piece) in the order written, and for

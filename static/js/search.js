@@ -5,8 +5,8 @@
  * expansion of a word that has a closer match is loaded only when that bound could still
  * change the results), t/N.js (term shards: the best-scoring documents of
  * each term), r/N.js (tier files: the rest of common terms' postings, in tiers of falling
- * score, loaded one at a time only while the results are not proven), d/N.js (document
- * chunks).
+ * score, loaded one at a time only while the results are not proven), p/N.js (pair heads:
+ * the best documents for two words of a glossary term together), d/N.js (document chunks).
  * Every file is a script, so it loads from file:// as well as from a server, and only the
  * shards a query needs are loaded. Results are built with textContent, never innerHTML. */
 (function () {
@@ -21,7 +21,7 @@
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null;
-  var shards = {}, tails = {}, chunks = {}, loading = {};
+  var shards = {}, tails = {}, chunks = {}, loading = {}, pairFiles = {};
 
   /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
   function script(src) {
@@ -45,6 +45,7 @@
   /* S.shardsTaken counts the term shards loaded (for tests). */
   S.shard = function (k, data) { shards[k] = data; S.shardsTaken = (S.shardsTaken || 0) + 1; };
   S.tail = function (k, data) { tails[k] = data; };
+  S.pair = function (k, data) { pairFiles[k] = data; };
 
   /* Postings come as strings of digits (src/search/web.rs DIGITS): the first 46 digits end
      a number, the other 46 continue it, low digits first. Decoded into (document, frequency,
@@ -83,7 +84,7 @@
     t = typeof raw[2] === "number";
     p = {
       head: [decode(raw[0]), decode(raw[1])], more: [], spellings: [],
-      df: t ? [raw[2], raw[3]] : null, files: t ? raw[4] : null,
+      df: t ? [raw[2], raw[3]] : null, files: t ? raw[4] : null, partners: t ? raw[5] || null : null,
       got: t ? raw[4].map(function () { return 0; }) : null
     };
     if (!t) {
@@ -236,6 +237,74 @@
     while (l + 1 < meta.langs.length && d >= meta.langs[l][2]) l++;
     return l;
   }
+  /* ---- pair heads (src/search/web.rs `pair_entry`) ----
+     Two words side by side in a glossary term have a head of their own: per language, the
+     documents with both that score best for the two together, with both words' postings
+     there, and a bound on every other document with both. The first two words of a query
+     whose exact matches have one is used: pick() finds it, score() takes its documents in
+     and rank() proves with its bound (pairPart). */
+  function pick(words) {
+    var i, j, x, y, a, b, pa, pb, k;
+    for (i = 0; i < words.length; i++) {
+      for (j = i + 1; j < words.length; j++) {
+        if (!words[i].expansions || !words[j].expansions) continue;
+        for (x = 0; x < words[i].expansions.length; x++) {
+          a = words[i].expansions[x];
+          if (a[1] !== 1 || !loaded(a[0])) continue;
+          for (y = 0; y < words[j].expansions.length; y++) {
+            b = words[j].expansions[y];
+            if (b[1] !== 1 || !loaded(b[0]) || b[0] === a[0]) continue;
+            pa = postingsOf(a[0]); pb = postingsOf(b[0]);
+            k = pa.partners && pa.partners.hasOwnProperty(b[0]) ? pa.partners[b[0]]
+              : pb.partners && pb.partners.hasOwnProperty(a[0]) ? pb.partners[a[0]] : -1;
+            if (k >= 0) return { i: i, j: j, a: a[0], b: b[0], k: k, data: pairData(k, a[0], b[0]) };
+          }
+        }
+      }
+    }
+    return null;
+  }
+  /* A loaded pair head as {low: [bound per language], lists: {term: [title, body]}}. */
+  function pairData(k, a, b) {
+    var f = pairFiles[k], key, raw, first, second, l, nl = meta.langs.length, out;
+    if (!f) return null;
+    key = f.hasOwnProperty(a + " " + b) ? a + " " + b : b + " " + a;
+    raw = f[key];
+    if (!Array.isArray(raw)) return raw;
+    first = key === a + " " + b ? a : b; second = first === a ? b : a;
+    out = { low: [], lists: {} };
+    out.lists[first] = [[], []]; out.lists[second] = [[], []];
+    for (l = 0; l < nl; l++) {
+      out.low.push(raw[l * 6 + 1]);
+      out.lists[first][0].push(decode(raw[l * 6 + 2])); out.lists[first][1].push(decode(raw[l * 6 + 3]));
+      out.lists[second][0].push(decode(raw[l * 6 + 4])); out.lists[second][1].push(decode(raw[l * 6 + 5]));
+    }
+    [first, second].forEach(function (t) { out.lists[t] = out.lists[t].map(join); });
+    f[key] = out;
+    return out;
+  }
+  function join(parts) {
+    var n = 0, at = 0, out;
+    parts.forEach(function (p) { n += p.length; });
+    out = new Int32Array(n);
+    parts.forEach(function (p) { out.set(p, at); at += p.length; });
+    return out;
+  }
+  /* What words i and j of the pair can add to document d of language L at most, and whether
+     their scores there are exact. sa/sb: the pair's words' scores (0: not among the
+     postings taken in); ri/rj: the best of the words' other expansions; Ba/Bb: the bound of
+     the pair's words' tiers still out; Oi/Oj: of the words' other parts still out. A
+     document outside the head with both words scores at most the head's bound for the two,
+     and one without both is bounded through its other parts. */
+  function pairPart(P, d, L, anyMode, vi, vj, bi, bj) {
+    var sa = d < 0 ? 0 : P.sa[d], sb = d < 0 ? 0 : P.sb[d], ka = sa > 0, kb = sb > 0;
+    var Ba = P.Ba[L], Bb = P.Bb[L], low = P.low[L], ua = ka ? sa : Ba, ub = kb ? sb : Bb;
+    var ri = Math.max(d < 0 ? 0 : P.ri[d], P.Oi[L]), rj = Math.max(d < 0 ? 0 : P.rj[d], P.Oj[L]);
+    var x = ka && kb ? sa + sb : Math.min(ua + ub, anyMode ? Math.max(low, ua, ub) : low);
+    var u = Math.min(Math.max(x, ua + rj, ri + ub, ri + rj), Math.max(vi, bi) + Math.max(vj, bj));
+    var exact = (ka || Ba <= vi) && P.Oi[L] <= vi && (kb || Bb <= vj) && P.Oj[L] <= vj;
+    return { u: u, exact: exact };
+  }
   /* Scores the words over the postings taken in. best[w]: every document's best weighted
      score for word w over its expansions (typed arrays: a common word is thousands of
      documents); bound[w][l]: the most that a document of language l can score for w through
@@ -244,12 +313,19 @@
      its documents of l taken in, and a word's the largest of its expansions'); seen: the
      documents with any score; open: for each expansion with tiers still out, {p, bound}
      (bound per language, 0 where nothing is out), what run() picks the next file from. */
-  function score(words) {
+  function score(words, pr) {
     var n = meta.n, nl = meta.langs.length, boost = [TITLE_BOOST, 1];
     var mine = new Float64Array(n), touched = new Int32Array(n), mark = new Uint8Array(n);
-    var seen = [], best = [], bound = [], opened = [];
-    words.forEach(function (word) {
+    var seen = [], best = [], bound = [], opened = [], P = null, added = null;
+    if (pr && pr.data) {
+      P = { i: pr.i, j: pr.j, low: pr.data.low, sa: new Float64Array(n), sb: new Float64Array(n),
+        ri: new Float64Array(n), rj: new Float64Array(n), Ba: new Float64Array(nl), Bb: new Float64Array(nl),
+        Oi: new Float64Array(nl), Oj: new Float64Array(nl) };
+      added = new Uint8Array(n);
+    }
+    words.forEach(function (word, wi) {
       var b = new Float64Array(n), bd = new Float64Array(nl);
+      var side = P ? (wi === P.i ? 0 : wi === P.j ? 1 : -1) : -1;
       word.expansions.forEach(function (e) {
         var p, lists, open = false, L, out;
         if (!loaded(e[0])) {
@@ -257,6 +333,7 @@
           for (L = 0; L < nl; L++) {
             out[L] = e[1] * scoreBound(e[0], L);
             if (out[L] > bd[L]) bd[L] = out[L];
+            if (side >= 0) { var O = side ? P.Oj : P.Oi; if (out[L] > O[L]) O[L] = out[L]; }
           }
           opened.push({ term: e[0], bound: out });
           return;
@@ -278,6 +355,20 @@
             }
           }
         }
+        // the pair head's documents of this word that no list taken in has
+        var mineOfPair = side >= 0 && e[0] === (side ? pr.b : pr.a), extra;
+        if (mineOfPair) {
+          extra = pr.data.lists[e[0]];
+          for (f = 0; f < 2; f++) for (j = 0; j < extra[f].length; j += 3) if (mine[extra[f][j]] === 0) added[extra[f][j]] = 1;
+          for (f = 0; f < 2; f++) {
+            for (j = 0; j < extra[f].length; j += 3) {
+              d = extra[f][j];
+              if (!added[d]) continue;
+              if (mine[d] === 0) touched[nt++] = d;
+              mine[d] += boost[f] * bm25(extra[f][j + 1], meta.norms[extra[f][j + 2]], p.df[f], n, meta.avg[f]);
+            }
+          }
+        }
         // a term with spellings has no tiers, so folding never meets a bound
         if (totals) folded = new Set(foldedDocs(word, e[0], e[1], totals, p.spellings));
         for (j = 0; j < nt; j++) {
@@ -286,12 +377,24 @@
           mine[d] = 0;
           if (s > b[d]) b[d] = s;
           if (!mark[d]) { mark[d] = 1; seen.push(d); }
-          if (open) { L = langOf(d); if (s < low[L]) low[L] = s; }
+          // a tier's bound is the weakest of the tiers taken in: not of the pair's documents
+          if (open && !(mineOfPair && added[d])) { L = langOf(d); if (s < low[L]) low[L] = s; }
+          if (side >= 0) {
+            if (mineOfPair) (side ? P.sb : P.sa)[d] = s;
+            else { var R = side ? P.rj : P.ri; if (s > R[d]) R[d] = s; }
+          }
+        }
+        if (mineOfPair) {
+          for (f = 0; f < 2; f++) for (j = 0; j < extra[f].length; j += 3) added[extra[f][j]] = 0;
         }
         if (open) {
           for (L = 0; L < nl; L++) {
             if (nextFile(p, L) < 0 || low[L] === Infinity) low[L] = 0;
             else if (low[L] > bd[L]) bd[L] = low[L];
+            if (side >= 0) {
+              var Bo = mineOfPair ? (side ? P.Bb : P.Ba) : (side ? P.Oj : P.Oi);
+              if (low[L] > Bo[L]) Bo[L] = low[L];
+            }
           }
           opened.push({ p: p, bound: low });
         }
@@ -299,7 +402,7 @@
       best.push(b);
       bound.push(bd);
     });
-    return { best: best, bound: bound, seen: seen, open: opened };
+    return { best: best, bound: bound, seen: seen, open: opened, pair: P };
   }
   function round(s) { return Math.round(s * 1e6) / 1e6; }
   /* rank.rs `combine`, over the documents of language li, for its first `need` results.
@@ -308,7 +411,8 @@
      other document that could still match scoring less, even with the most those tiers could
      add. */
   function combine(sc, nwords, li, need, anyMode) {
-    var l = meta.langs[li], from = l[1], to = l[2], all = [], any = [], i, d, w, s, m, v, u, exact, maybe;
+    var l = meta.langs[li], from = l[1], to = l[2], all = [], any = [], i, d, w, s, m, v, u, exact, maybe, pp;
+    var P = sc.pair;
     var bounds = sc.bound.map(function (b) { return b[li]; }), open = bounds.some(function (x) { return x > 0; });
     var loose = 0, sure = [];
     for (i = 0; i < sc.seen.length; i++) {
@@ -319,9 +423,15 @@
         v = sc.best[w][d];
         s += v;
         if (v > 0) m++;
+        if (v === 0 && bounds[w] === 0) maybe = false;
+        if (P && (w === P.i || w === P.j)) continue;
         if (v < bounds[w]) exact = false;
         u += Math.max(v, bounds[w]);
-        if (v === 0 && bounds[w] === 0) maybe = false;
+      }
+      if (P) {
+        pp = pairPart(P, d, li, anyMode, sc.best[P.i][d], sc.best[P.j][d], bounds[P.i], bounds[P.j]);
+        u += pp.u;
+        if (!pp.exact) exact = false;
       }
       s = round(s);
       if (s > 0) {
@@ -341,9 +451,11 @@
     // documents no postings loaded name: they can have every word only through tails
     u = 0;
     for (w = 0; w < nwords; w++) {
-      if (!anyMode && bounds[w] === 0) { u = 0; break; }
-      u += bounds[w];
+      if (!anyMode && bounds[w] === 0) { u = -1; break; }
+      if (!P || (w !== P.i && w !== P.j)) u += bounds[w];
     }
+    if (u < 0) u = 0;
+    else if (P) u += pairPart(P, -1, li, anyMode, 0, 0, bounds[P.i], bounds[P.j]).u;
     loose = Math.max(loose, u);
     if (!sure.length) return null;
     sure.sort(byScore);
@@ -355,7 +467,8 @@
      page and SHOWN_OTHER of other are certain), or {blocked: languages not proven, open}
      when tiers are needed. */
   function rank(words) {
-    var sc = score(words), page = [], other = [], blocked = [], anyMode = words.some(function (w) { return !w.expansions.length; });
+    var pr = S.exhaustive || S.noPairs ? null : pick(words);
+    var sc = score(words, pr), page = [], other = [], blocked = [], anyMode = words.some(function (w) { return !w.expansions.length; });
     for (var li = 0; li < meta.langs.length; li++) {
       var mineLang = meta.langs[li][0] === S.lang;
       var ranked = combine(sc, words.length, li, mineLang ? SHOWN : SHOWN_OTHER, anyMode);
@@ -363,7 +476,7 @@
       else if (mineLang) page = ranked;
       else other = other.concat(ranked.slice(0, SHOWN_OTHER));
     }
-    if (blocked.length) return { blocked: blocked, open: sc.open };
+    if (blocked.length) return { blocked: blocked, open: sc.open, pairFile: pr && !pr.data ? "search/p/" + pr.k + ".js" : null };
     other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     return { page: page, other: other, words: words };
   }
@@ -388,7 +501,9 @@
     } else {
       r = rank(words);
       if (!r.blocked) return Promise.resolve(r);
-      r.blocked.forEach(function (li) {
+      // a pair head first: it proves most queries of two common words without their tiers
+      if (r.pairFile) want.add(r.pairFile);
+      else r.blocked.forEach(function (li) {
         var top = null;
         r.open.forEach(function (o) {
           if (o.bound[li] > 0 && (!top || o.bound[li] > top.bound[li])) top = o;

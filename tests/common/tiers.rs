@@ -101,6 +101,23 @@ pub fn tiers_site() -> tempfile::TempDir {
     for c in 1..=UK_CHAPTERS {
         files.push(chapter(&mut rng, UK, "uk", c));
     }
+    // glossary terms of two common words: the build gives each such pair a head of its own
+    files.push((
+        "content/en/glossary.json".to_string(),
+        r#"{"exhaustion-token": {"term": "Exhaustion token", "definition": "A token that exhausts."},
+            "first-player": {"term": "First player", "definition": "The player who goes first."},
+            "power-dice": {"term": "Dice power", "definition": "The power of a die."},
+            "rune-river": {"term": "River rune", "definition": "A rune by the river."}}"#
+            .to_string(),
+    ));
+    files.push((
+        "content/uk/glossary.json".to_string(),
+        r#"{"exhaustion-token": {"term": "Жетон виснаження", "definition": "Жетон, що виснажує."},
+            "first-player": {"term": "Перший гравець", "definition": "Гравець, що ходить першим."},
+            "power-dice": {"term": "Кубик сили", "definition": "Сила кубика."},
+            "rune-river": {"term": "Руна ріки", "definition": "Руна біля ріки."}}"#
+            .to_string(),
+    ));
     // one section with a word found nowhere else, one letter from common words: its top ten
     // is mostly their sections, so their shards must be loaded
     files.push((
@@ -131,6 +148,14 @@ pub const TIER_QUERIES: &[(&str, &str)] = &[
     ("en", "token power"),
     ("en", "taken"),
     ("en", "bower"),
+    ("en", "power dice"),
+    ("en", "river rune"),
+    ("en", "token exhaustion"),
+    ("en", "exhaustion token rune"),
+    ("en", "first player lantern"),
+    ("en", "dice power meadow"),
+    ("uk", "перший гравець"),
+    ("uk", "сили кубик"),
     ("uk", "жетон виснаження"),
     ("uk", "кубик сили"),
     ("uk", "жет"),
