@@ -24,12 +24,23 @@ fn staging_exists(site: &Path) -> bool {
 
 /// Starts a build, waits until it is writing its staging folder, then sends `signal`.
 fn interrupt_mid_build(site: &Path, signal: &str) {
-    let mut child = Command::new(bin())
-        .args(["build", "--site", site.to_str().unwrap()])
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(bin());
+    cmd.args(["build", "--site", site.to_str().unwrap()])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    // As from a terminal, where Ctrl-C reaches the build: a shell's background job starts with
+    // SIGINT ignored, and an ignored signal stays ignored across exec, so a test suite run in
+    // the background would otherwise see the build finish instead of stop.
+    // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
     let start = Instant::now();
     while !staging_exists(site) {
         assert!(
