@@ -262,25 +262,29 @@ pub const FIRST_TIER_DOCS: usize = 1000;
 /// Each tail tier holds this many times as many documents as the one before it.
 pub const TIER_GROWTH: usize = 5;
 
+/// `rank::bm25` for a term found in `df` documents' field `f`, split into what every document
+/// shares, idf × (K1 + 1), and the length part of the denominator for each length id, so a
+/// document's score is `shared × tf / (tf + length part)`: the same operations in the same
+/// order as `rank::bm25`, so the same numbers, with the logarithm worked out once.
+fn bm25_parts(df: usize, f: usize, stats: &Stats) -> (f64, Vec<f64>) {
+    use super::rank::{B, K1};
+    let (n, df) = (stats.n as f64, df as f64);
+    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+    let lens = (stats.norms.iter())
+        .map(|&l| K1 * (1.0 - B + B * f64::from(l) / stats.avg[f]))
+        .collect();
+    (idf * (K1 + 1.0), lens)
+}
+
 /// A term's score in each of its documents, as search.js computes it (title, then body),
 /// in document order.
 fn doc_scores(p: &[Postings; 2], stats: &Stats) -> Vec<(u32, f64)> {
     let mut docs: Vec<(u32, f64)> = Vec::with_capacity(p[0].len().max(p[1].len()));
     let (mut i, mut j) = (0, 0);
-    // `rank::bm25` term by term, with what is the same for every document of a field worked
-    // out once (its logarithm, and the length part for each length id): the same operations
-    // in the same order, so the same numbers
-    let (n, (k1, b)) = (stats.n as f64, (super::rank::K1, super::rank::B));
-    let fields: Vec<(f64, Vec<f64>)> = (0..2)
-        .map(|f| {
-            let df = p[f].len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            let lens = (stats.norms.iter())
-                .map(|&l| k1 * (1.0 - b + b * f64::from(l) / stats.avg[f]))
-                .collect();
-            (idf * (k1 + 1.0), lens)
-        })
-        .collect();
+    let fields = [
+        bm25_parts(p[0].len(), 0, stats),
+        bm25_parts(p[1].len(), 1, stats),
+    ];
     let score = |f: usize, x: &Posting| {
         let tf = f64::from(x.tf());
         fields[f].0 * tf / (tf + fields[f].1[x.len_id() as usize])
@@ -484,16 +488,9 @@ fn score_bounds(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Sta
         if postings.is_empty() {
             continue;
         }
-        // BM25's term frequency part, tf / (tf + K1 (1 - B + B len / avg)), is all that
-        // varies between documents: its best per language, times the rest once.
-        let norm: Vec<f64> = stats
-            .norms
-            .iter()
-            .map(|&n| {
-                super::rank::K1
-                    * (1.0 - super::rank::B + super::rank::B * f64::from(n) / stats.avg[f])
-            })
-            .collect();
+        // tf / (tf + length part) is all that varies between documents: its best per
+        // language, times what they share once
+        let (full, norm) = bm25_parts(postings.len(), f, stats);
         let mut best = vec![0.0f64; langs.len()];
         let mut l = 0;
         for x in postings {
@@ -506,9 +503,6 @@ fn score_bounds(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Sta
                 best[l] = part;
             }
         }
-        // the factor the documents share: idf × (K1 + 1), as in `rank::bm25`
-        let (n, df) = (stats.n as f64, postings.len() as f64);
-        let full = (1.0 + (n - df + 0.5) / (df + 0.5)).ln() * (super::rank::K1 + 1.0);
         let boost = if f == 0 {
             super::rank::TITLE_BOOST
         } else {
@@ -743,8 +737,8 @@ pub fn write(
         size += e.head.len();
     }
     let (files, file_of) = group(&encoded);
-    // pair heads in files of about TIER_BYTES, in the order of their pairs; each of the two
-    // words' shard entries names the file of the pair
+    // pair heads in files of about TIER_BYTES, in the order of their pairs; the shard entry of
+    // each of the two words that has tiers names the file (a pair has one such word at least)
     let mut pair_files: Vec<Vec<usize>> = Vec::new();
     let mut size = TIER_BYTES;
     for (n, e) in pair_entries.iter().enumerate() {
