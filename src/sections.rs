@@ -335,6 +335,51 @@ mod tests {
         assert!(!malformed_heading_number("Title"));
     }
 
+    fn def(lang: &str, number: &str, chapter: &str) -> SectionDef {
+        SectionDef {
+            number: number.into(),
+            lang: lang.into(),
+            chapter_id: chapter.into(),
+            title: format!("{lang} {number}"),
+            file: PathBuf::from(format!("{lang}/{chapter}.md")),
+            line: 1,
+            level: 2,
+        }
+    }
+
+    #[test]
+    fn index_resolves_own_language_then_site_order() {
+        let mut ix = SectionIndex::new(&["uk".into(), "en".into()]);
+        ix.insert(def("en", "7.1.0", "combat")).unwrap();
+        ix.insert(def("uk", "7.1.0", "bii")).unwrap();
+        ix.insert(def("en", "8.0.0", "end")).unwrap();
+        ix.insert(def("fr", "9.0.0", "fin")).unwrap();
+        // a second definition in one language is refused, with the first one returned
+        let first = ix.insert(def("uk", "7.1.0", "other")).unwrap_err();
+        assert_eq!(first.chapter_id, "bii");
+
+        assert_eq!(ix.resolve("uk", "7.1.0").unwrap().chapter_id, "bii");
+        assert_eq!(ix.resolve("en", "7.1.0").unwrap().chapter_id, "combat");
+        assert_eq!(ix.resolve("uk", "8.0.0").unwrap().lang, "en");
+        assert!(ix.get("uk", "8.0.0").is_none());
+        // a language the site does not list is found as itself, but is never a fallback
+        assert_eq!(ix.get("fr", "9.0.0").unwrap().chapter_id, "fin");
+        assert!(ix.resolve("uk", "9.0.0").is_none());
+        assert!(!ix.exists("9.0.0"));
+        assert!(ix.exists("8.0.0") && !ix.exists("8.0"));
+        assert_eq!(ix.numbers(), ["7.1.0", "8.0.0", "9.0.0"]);
+        assert_eq!((ix.len("uk"), ix.len("en"), ix.len("de")), (1, 2, 0));
+
+        ix.remove_chapter("en", "end");
+        assert!(!ix.exists("8.0.0"));
+        assert_eq!(ix.numbers(), ["7.1.0", "9.0.0"]);
+        ix.remove_chapter("uk", "bii");
+        assert_eq!(ix.resolve("uk", "7.1.0").unwrap().lang, "en");
+        ix.remove_chapter("en", "combat");
+        ix.remove_chapter("fr", "fin");
+        assert!(ix.is_empty());
+    }
+
     #[test]
     fn titles_compare_loosely() {
         assert_eq!(normalize_title("[AOP]  Card   Errata:"), "card errata");

@@ -208,10 +208,9 @@ impl Resolver<'_> {
 
     pub fn section_url(&self, page: Page<'_>, number: &str) -> Option<String> {
         let (lang, id) = self.section_page(page.lang, number)?;
-        if page.print && lang == page.lang {
-            return Some(format!("#{}", self.print_anchor(page.lang, id, number)));
-        }
-        if lang == page.lang && Some(id) == page.id {
+        // On the print view a number keeps its own id where it lands (see `print_anchor`), and
+        // where it lands is just what `section_page` found: no second lookup.
+        if lang == page.lang && (page.print || Some(id) == page.id) {
             return Some(format!("#{number}"));
         }
         Some(page.chapter_href(lang, id, &format!("#{number}")))
@@ -285,6 +284,9 @@ impl Resolver<'_> {
         let mut out = String::with_capacity(html.len() + pending.len() * 48);
         let mut rest = html;
         let mut next = Some(first);
+        // The placeholder whose opening tag was written: its closing mark needs no second
+        // lookup of the section (a miss in a table of every section, at 2,000 chapters).
+        let mut opened = usize::MAX;
         while let Some(pos) = next {
             out.push_str(&rest[..pos]);
             let after = &rest[pos + START.len_utf8()..];
@@ -314,19 +316,18 @@ impl Resolver<'_> {
                         out.push_str("<a class=\"xref\" href=\"");
                         escape_into(&url, &mut out);
                         out.push_str("\">");
+                        opened = idx;
                     }
-                }
-                (Some(CLOSE), Pending::Link(l)) if self.sections.exists(&l.number) => {
-                    out.push_str("</a>")
                 }
                 (Some(OPEN), Pending::Chapter(c)) => {
                     if let Some(url) = self.chapter_url(page, &c.path, c.fragment.as_deref()) {
                         out.push_str("<a href=\"");
                         escape_into(&url, &mut out);
                         out.push_str("\">");
+                        opened = idx;
                     }
                 }
-                (Some(CLOSE), Pending::Chapter(c)) if self.chapters.files.contains_key(&c.path) => {
+                (Some(CLOSE), Pending::Link(_) | Pending::Chapter(_)) if opened == idx => {
                     out.push_str("</a>")
                 }
                 (Some(BARE), Pending::Anchor { anchor }) => {
