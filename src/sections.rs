@@ -193,78 +193,209 @@ pub struct SectionDef {
 }
 
 /// Every section of every language, by number.
+///
+/// Looked up for every cross-reference of every page, again for the print views, and for the
+/// reading aids: millions of lookups at 2,000 chapters, in a table of tens of thousands of
+/// numbers. Those lookups were bound by memory, not by hashing (a table of whole definitions
+/// is megabytes, and each probe also read the key from the heap), so the table holds only
+/// short keys inline and the row of the number; a row holds the number's definition in each
+/// language, in site order, so one probe answers "in my language?", "in which other?" and
+/// "anywhere?".
 #[derive(Debug, Default)]
 pub struct SectionIndex {
-    /// Looked up for every cross-reference of every page (and again for the print views): a
-    /// fast hash rather than SipHash, whose cost showed in profiles. The keys are section
-    /// numbers, short digits and dots.
-    by_lang: FxHashMap<String, FxHashMap<String, SectionDef>>,
-    /// Languages in site order, for picking a fallback deterministically.
+    /// Numbers of up to 16 bytes (nearly all), packed into the key itself.
+    short: FxHashMap<[u64; 2], u32>,
+    /// Longer ones.
+    long: FxHashMap<String, u32>,
+    /// Row `r` is `defs[r * order.len()..][..order.len()]`.
+    defs: Vec<Option<SectionDef>>,
+    /// Where each definition of `defs` is, as an index into `chapters` (`u32::MAX`: none):
+    /// what a link needs, in a few bytes per row rather than a whole definition per row.
+    places: Vec<u32>,
+    /// Chapter ids, each once.
+    chapters: Vec<String>,
+    chapter_ids: FxHashMap<String, u32>,
+    /// The number of each row, for listing them.
+    numbers: Vec<String>,
+    /// Languages in site order, for picking a fallback deterministically; a language the site
+    /// does not list (none in a build) is added after them, and is never a fallback.
     order: Vec<String>,
+    fallbacks: usize,
+}
+
+/// A number of up to 16 bytes as a key: its bytes, zero-padded (a number has no zero byte).
+fn short_key(number: &str) -> Option<[u64; 2]> {
+    let b = number.as_bytes();
+    if b.len() > 16 {
+        return None;
+    }
+    let mut buf = [0u8; 16];
+    buf[..b.len()].copy_from_slice(b);
+    let (lo, hi) = buf.split_at(8);
+    Some([
+        u64::from_le_bytes(lo.try_into().expect("8 bytes")),
+        u64::from_le_bytes(hi.try_into().expect("8 bytes")),
+    ])
 }
 
 impl SectionIndex {
     pub fn new(languages: &[String]) -> Self {
         SectionIndex {
-            by_lang: FxHashMap::default(),
             order: languages.to_vec(),
+            fallbacks: languages.len(),
+            ..SectionIndex::default()
         }
+    }
+
+    /// The slot of `lang` in each row.
+    fn slot(&self, lang: &str) -> Option<usize> {
+        self.order.iter().position(|l| l == lang)
+    }
+
+    fn row(&self, number: &str) -> Option<usize> {
+        Some(match short_key(number) {
+            Some(k) => *self.short.get(&k)?,
+            None => *self.long.get(number)?,
+        } as usize)
+    }
+
+    fn row_of(&self, number: &str) -> Option<&[Option<SectionDef>]> {
+        let row = self.row(number)?;
+        let w = self.order.len();
+        Some(&self.defs[row * w..(row + 1) * w])
+    }
+
+    /// Where a link of a `lang` page to `number` goes, as [`Self::resolve`] picks it: (the
+    /// language, the chapter id). The hot path of every cross-reference: it reads neither
+    /// the definition nor its strings.
+    pub fn place(&self, lang: &str, number: &str) -> Option<(&str, &str)> {
+        let w = self.order.len();
+        let row = &self.places[self.row(number)? * w..][..w];
+        let slot = match self.slot(lang).filter(|&s| row[s] != u32::MAX) {
+            Some(s) => s,
+            None => (0..self.fallbacks).find(|&s| row[s] != u32::MAX)?,
+        };
+        Some((&self.order[slot], &self.chapters[row[slot] as usize]))
     }
 
     /// Adds a definition; returns the earlier one if the number is already defined in that language.
     pub fn insert(&mut self, def: SectionDef) -> Result<(), Box<SectionDef>> {
-        let map = self.by_lang.entry(def.lang.clone()).or_default();
-        if let Some(old) = map.get(&def.number) {
+        let slot = match self.slot(&def.lang) {
+            Some(s) => s,
+            None => {
+                // widen every row by one language (never in a build: it lists its languages)
+                let w = self.order.len();
+                let mut defs = Vec::with_capacity(self.numbers.len() * (w + 1));
+                let mut places = Vec::with_capacity(self.numbers.len() * (w + 1));
+                let old = std::mem::take(&mut self.defs).into_iter();
+                for (i, (d, p)) in old.zip(std::mem::take(&mut self.places)).enumerate() {
+                    defs.push(d);
+                    places.push(p);
+                    if i % w == w - 1 {
+                        defs.push(None);
+                        places.push(u32::MAX);
+                    }
+                }
+                self.defs = defs;
+                self.places = places;
+                self.order.push(def.lang.clone());
+                w
+            }
+        };
+        let next = self.numbers.len() as u32;
+        let row = match short_key(&def.number) {
+            Some(k) => *self.short.entry(k).or_insert(next),
+            None => *self.long.entry(def.number.clone()).or_insert(next),
+        } as usize;
+        let w = self.order.len();
+        if row == self.numbers.len() {
+            self.numbers.push(def.number.clone());
+            self.defs.resize(self.defs.len() + w, None);
+            self.places.resize(self.places.len() + w, u32::MAX);
+        }
+        let at = &mut self.defs[row * w + slot];
+        if let Some(old) = at {
             return Err(Box::new(old.clone()));
         }
-        map.insert(def.number.clone(), def);
+        let next = self.chapters.len() as u32;
+        let chapter = *self
+            .chapter_ids
+            .entry(def.chapter_id.clone())
+            .or_insert(next);
+        if chapter == next {
+            self.chapters.push(def.chapter_id.clone());
+        }
+        self.places[row * w + slot] = chapter;
+        *at = Some(def);
         Ok(())
     }
 
     /// Forgets every section of one chapter in one language (before it is added again, changed).
     pub fn remove_chapter(&mut self, lang: &str, chapter_id: &str) {
-        if let Some(m) = self.by_lang.get_mut(lang) {
-            m.retain(|_, d| d.chapter_id != chapter_id);
+        let Some(slot) = self.slot(lang) else { return };
+        let w = self.order.len();
+        let places = self.places.iter_mut().skip(slot).step_by(w);
+        for (d, p) in self.defs.iter_mut().skip(slot).step_by(w).zip(places) {
+            if d.as_ref().is_some_and(|d| d.chapter_id == chapter_id) {
+                *d = None;
+                *p = u32::MAX;
+            }
         }
     }
 
     pub fn get(&self, lang: &str, number: &str) -> Option<&SectionDef> {
-        self.by_lang.get(lang).and_then(|m| m.get(number))
+        let slot = self.slot(lang)?;
+        self.row_of(number)?[slot].as_ref()
     }
 
     /// The definition a reader of `lang` should be sent to: their own language's when it exists,
     /// otherwise the first other language (site order) that has the section.
     pub fn resolve(&self, lang: &str, number: &str) -> Option<&SectionDef> {
-        self.get(lang, number).or_else(|| {
-            self.order
-                .iter()
-                .filter(|l| *l != lang)
-                .find_map(|l| self.get(l, number))
-        })
+        let row = self.row_of(number)?;
+        if let Some(d) = self.slot(lang).and_then(|s| row[s].as_ref()) {
+            return Some(d);
+        }
+        row[..self.fallbacks].iter().find_map(Option::as_ref)
     }
 
     /// Every section number of every language, sorted, once each.
     pub fn numbers(&self) -> Vec<&str> {
+        let w = self.order.len();
         let mut v: Vec<&str> = self
-            .by_lang
-            .values()
-            .flat_map(|m| m.keys().map(String::as_str))
+            .numbers
+            .iter()
+            .zip(self.defs.chunks(w.max(1)))
+            .filter(|(_, row)| row.iter().any(Option::is_some))
+            .map(|(n, _)| n.as_str())
             .collect();
         v.sort_unstable();
-        v.dedup();
         v
     }
 
+    /// Whether any of the site's languages defines `number`.
     pub fn exists(&self, number: &str) -> bool {
-        self.order.iter().any(|l| self.get(l, number).is_some())
+        let w = self.order.len();
+        self.row(number).is_some_and(|r| {
+            self.places[r * w..][..self.fallbacks]
+                .iter()
+                .any(|&p| p != u32::MAX)
+        })
     }
 
     pub fn len(&self, lang: &str) -> usize {
-        self.by_lang.get(lang).map_or(0, FxHashMap::len)
+        self.slot(lang).map_or(0, |s| {
+            let w = self.order.len();
+            self.defs
+                .iter()
+                .skip(s)
+                .step_by(w)
+                .filter(|d| d.is_some())
+                .count()
+        })
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_lang.values().all(FxHashMap::is_empty)
+        self.defs.iter().all(Option::is_none)
     }
 }
 
@@ -361,6 +492,10 @@ mod tests {
         assert_eq!(ix.resolve("uk", "7.1.0").unwrap().chapter_id, "bii");
         assert_eq!(ix.resolve("en", "7.1.0").unwrap().chapter_id, "combat");
         assert_eq!(ix.resolve("uk", "8.0.0").unwrap().lang, "en");
+        assert_eq!(ix.place("uk", "7.1.0"), Some(("uk", "bii")));
+        assert_eq!(ix.place("en", "7.1.0"), Some(("en", "combat")));
+        assert_eq!(ix.place("uk", "8.0.0"), Some(("en", "end")));
+        assert_eq!(ix.place("uk", "7.2.0"), None);
         assert!(ix.get("uk", "8.0.0").is_none());
         // a language the site does not list is found as itself, but is never a fallback
         assert_eq!(ix.get("fr", "9.0.0").unwrap().chapter_id, "fin");
@@ -375,6 +510,9 @@ mod tests {
         assert_eq!(ix.numbers(), ["7.1.0", "9.0.0"]);
         ix.remove_chapter("uk", "bii");
         assert_eq!(ix.resolve("uk", "7.1.0").unwrap().lang, "en");
+        assert_eq!(ix.place("uk", "7.1.0"), Some(("en", "combat")));
+        assert_eq!(ix.place("fr", "9.0.0"), Some(("fr", "fin")));
+        assert_eq!(ix.place("uk", "9.0.0"), None);
         ix.remove_chapter("en", "combat");
         ix.remove_chapter("fr", "fin");
         assert!(ix.is_empty());

@@ -198,11 +198,11 @@ impl Resolver<'_> {
     /// translated but lacks that section, the other language's page; otherwise the reader's
     /// language's copy of the untranslated chapter (published with the original text).
     pub fn section_page<'s>(&'s self, lang: &'s str, number: &str) -> Option<(&'s str, &'s str)> {
-        let def = self.sections.resolve(lang, number)?;
-        if def.lang == lang || !self.chapters.has(lang, &def.chapter_id) {
-            Some((lang, &def.chapter_id))
+        let (def_lang, chapter) = self.sections.place(lang, number)?;
+        if def_lang == lang || !self.chapters.has(lang, chapter) {
+            Some((lang, chapter))
         } else {
-            Some((&def.lang, &def.chapter_id))
+            Some((def_lang, chapter))
         }
     }
 
