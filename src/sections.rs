@@ -223,19 +223,21 @@ pub struct SectionIndex {
     fallbacks: usize,
 }
 
-/// A number of up to 16 bytes as a key: its bytes, zero-padded (a number has no zero byte).
-fn short_key(number: &str) -> Option<[u64; 2]> {
+/// A section number of up to 16 bytes as a key compared where it lies, in the table. The
+/// rest is filled with the byte `0xFF`, which UTF-8 never uses, so two different numbers
+/// never pack alike.
+fn packed(number: &str) -> Option<[u64; 2]> {
     let b = number.as_bytes();
     if b.len() > 16 {
         return None;
     }
-    let mut buf = [0u8; 16];
-    buf[..b.len()].copy_from_slice(b);
-    let (lo, hi) = buf.split_at(8);
-    Some([
-        u64::from_le_bytes(lo.try_into().expect("8 bytes")),
-        u64::from_le_bytes(hi.try_into().expect("8 bytes")),
-    ])
+    let mut out = [u64::MAX; 2];
+    for (word, chunk) in out.iter_mut().zip(b.chunks(8)) {
+        let mut bytes = [0xFF; 8];
+        bytes[..chunk.len()].copy_from_slice(chunk);
+        *word = u64::from_le_bytes(bytes);
+    }
+    Some(out)
 }
 
 impl SectionIndex {
@@ -253,7 +255,7 @@ impl SectionIndex {
     }
 
     fn row(&self, number: &str) -> Option<usize> {
-        Some(match short_key(number) {
+        Some(match packed(number) {
             Some(k) => *self.short.get(&k)?,
             None => *self.long.get(number)?,
         } as usize)
@@ -303,7 +305,7 @@ impl SectionIndex {
             }
         };
         let next = self.numbers.len() as u32;
-        let row = match short_key(&def.number) {
+        let row = match packed(&def.number) {
             Some(k) => *self.short.entry(k).or_insert(next),
             None => *self.long.entry(def.number.clone()).or_insert(next),
         } as usize;
@@ -464,6 +466,29 @@ mod tests {
         assert!(malformed_heading_number("7..1 Title"));
         assert!(malformed_heading_number("99999999999.1 Title"));
         assert!(!malformed_heading_number("Title"));
+    }
+
+    #[test]
+    fn different_numbers_pack_differently() {
+        let numbers = [
+            "",
+            "7",
+            "7.1",
+            "7.1\0",
+            "\0",
+            "12345678",
+            "123456789",
+            "7.1.0",
+            "7.1.00",
+            "1234567.123456.1",
+        ];
+        for a in numbers {
+            for b in numbers {
+                assert_eq!(packed(a) == packed(b), a == b, "{a:?} / {b:?}");
+            }
+        }
+        assert!(packed("1234567.1234567.").is_some());
+        assert_eq!(packed("1234567.1234567.1"), None);
     }
 
     fn def(lang: &str, number: &str, chapter: &str) -> SectionDef {
