@@ -6,7 +6,9 @@
 //! the site, and what a page takes from it is bounded (a capped list, the previews of the
 //! sections that page links to).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
+
+use rustc_hash::FxHashMap;
 
 use rayon::prelude::*;
 
@@ -103,6 +105,57 @@ pub fn chapter_previews(p: &ChapterPage) -> Vec<(String, (String, String))> {
     out
 }
 
+/// What one chapter adds to its language's reading aids: the references it makes (target
+/// number, where it is made from), the previews of its sections, and the glossary terms it
+/// uses (once per use).
+#[allow(clippy::type_complexity)]
+fn page_part(
+    p: &ChapterPage,
+) -> (
+    Vec<(&str, Referrer)>,
+    Vec<(String, (String, String))>,
+    Vec<u32>,
+) {
+    let id = &p.chapter.id;
+    // numbered heading lines, to find the section a reference sits in
+    let numbered: Vec<(usize, &str)> = p
+        .prepared
+        .headings
+        .iter()
+        .filter_map(|h| h.number.as_deref().map(|n| (h.line, n)))
+        .collect();
+    let mut refs = Vec::new();
+    let mut terms = Vec::new();
+    for pend in &p.prepared.pending {
+        let (target, line) = match pend {
+            Pending::Term { term } => {
+                terms.push(*term);
+                continue;
+            }
+            Pending::Bare { number, line, .. } => (number, *line as usize),
+            Pending::Link(l) => (&l.number, l.line),
+            _ => continue,
+        };
+        let at = numbered.partition_point(|(l, _)| *l <= line);
+        let from = match at {
+            0 => p.title_number.as_deref(),
+            i => Some(numbered[i - 1].1),
+        };
+        if from == Some(target.as_str()) {
+            continue;
+        }
+        refs.push((
+            target.as_str(),
+            Referrer {
+                order: from.map(number_key).unwrap_or_default(),
+                chapter_id: id.clone(),
+                number: from.map(str::to_string),
+            },
+        ));
+    }
+    (refs, chapter_previews(p), terms)
+}
+
 impl Reading {
     /// Replaces the previews of one chapter of `lang` (the incremental rebuild, after an edit).
     pub fn set_chapter_previews(&mut self, lang: &str, old: &ChapterPage, new: &ChapterPage) {
@@ -114,11 +167,12 @@ impl Reading {
         }
     }
 
-    /// Gathers the site-wide facts from the rendered chapters of every language.
+    /// Gathers the site-wide facts from the rendered chapters of every language. It needs no
+    /// section index, so the build gathers beside making one: a reference to a number that
+    /// no chapter defines is kept too, and never shown, as lists are looked up by headings.
     pub fn gather(
         terms: BTreeMap<String, TermMatcher>,
         pages: &BTreeMap<String, Vec<ChapterPage>>,
-        exists: &(dyn Fn(&str) -> bool + Sync),
     ) -> Reading {
         let mut r = Reading {
             terms,
@@ -132,7 +186,7 @@ impl Reading {
         );
         let parts: Vec<Part> = pages
             .par_iter()
-            .map(|(lang, pages)| r.gather_lang(lang, pages, exists))
+            .map(|(lang, pages)| r.gather_lang(lang, pages))
             .collect();
         for (lang, refby, previews, common) in parts {
             r.referenced_by.insert(lang.clone(), refby);
@@ -149,63 +203,45 @@ impl Reading {
         &self,
         lang: &str,
         pages: &[ChapterPage],
-        exists: &(dyn Fn(&str) -> bool + Sync),
     ) -> (
         String,
         HashMap<String, Vec<Referrer>>,
         HashMap<(String, String), (String, String)>,
         Option<Vec<bool>>,
     ) {
-        let mut referenced_by = HashMap::new();
-        let mut previews = HashMap::new();
         let lang = lang.to_string();
         {
+            // Each page's part on all cores: the references it makes (target, referrer), its
+            // sections' previews and the glossary terms it uses; then put together in page
+            // order, which is one language's work on one thread.
+            type PagePart<'p> = (
+                Vec<(&'p str, Referrer)>,
+                Vec<(String, (String, String))>,
+                Vec<u32>,
+            );
+            let parts: Vec<PagePart<'_>> = pages.par_iter().map(page_part).collect();
+            let sections: usize = pages.iter().map(|p| 1 + p.prepared.headings.len()).sum();
             let mut used: HashMap<u32, usize> = HashMap::new();
-            let mut sections = 0usize;
-            let mut refs: HashMap<String, BTreeSet<Referrer>> = HashMap::new();
-            for p in pages {
-                let h = &p.prepared.headings;
-                sections += 1 + h.len();
-                let id = &p.chapter.id;
-                // numbered heading lines, to find the section a reference sits in
-                let numbered: Vec<(usize, &str)> = h
-                    .iter()
-                    .filter_map(|h| h.number.as_deref().map(|n| (h.line, n)))
-                    .collect();
-                for pend in &p.prepared.pending {
-                    let (target, line) = match pend {
-                        Pending::Term { term } => {
-                            *used.entry(*term).or_default() += 1;
-                            continue;
-                        }
-                        Pending::Bare { number, line, .. } => (number, *line as usize),
-                        Pending::Link(l) => (&l.number, l.line),
-                        _ => continue,
-                    };
-                    if !exists(target) {
-                        continue;
-                    }
-                    let at = numbered.partition_point(|(l, _)| *l <= line);
-                    let from = match at {
-                        0 => p.title_number.as_deref(),
-                        i => Some(numbered[i - 1].1),
-                    };
-                    if from == Some(target.as_str()) {
-                        continue;
-                    }
-                    refs.entry(target.clone()).or_default().insert(Referrer {
-                        order: from.map(number_key).unwrap_or_default(),
-                        chapter_id: id.clone(),
-                        number: from.map(str::to_string),
-                    });
+            let mut refs: FxHashMap<&str, Vec<Referrer>> = FxHashMap::default();
+            let mut previews = HashMap::with_capacity(sections);
+            for (page_refs, page_previews, terms) in parts {
+                for (target, r) in page_refs {
+                    refs.entry(target).or_default().push(r);
                 }
-                for (n, preview) in chapter_previews(p) {
+                for (n, preview) in page_previews {
                     previews.insert((lang.clone(), n), preview);
                 }
+                for t in terms {
+                    *used.entry(t).or_default() += 1;
+                }
             }
-            for (n, set) in refs {
-                referenced_by.insert(n, set.into_iter().collect());
-            }
+            let mut refs: Vec<(&str, Vec<Referrer>)> = refs.into_iter().collect();
+            refs.par_iter_mut().for_each(|(_, list)| {
+                list.sort_unstable();
+                list.dedup();
+            });
+            let referenced_by: HashMap<String, Vec<Referrer>> =
+                refs.into_iter().map(|(n, l)| (n.to_string(), l)).collect();
             let common = self.terms.get(&lang).map(|m| {
                 (0..m.len() as u32)
                     .map(|t| {

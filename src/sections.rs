@@ -280,8 +280,9 @@ impl SectionIndex {
         Some((&self.order[slot], &self.chapters[row[slot] as usize]))
     }
 
-    /// Adds a definition; returns the earlier one if the number is already defined in that language.
-    pub fn insert(&mut self, def: SectionDef) -> Result<(), Box<SectionDef>> {
+    /// Adds a definition. If the number is already defined in that language, gives back the
+    /// earlier definition and this one.
+    pub fn insert(&mut self, def: SectionDef) -> Result<(), Box<(SectionDef, SectionDef)>> {
         let slot = match self.slot(&def.lang) {
             Some(s) => s,
             None => {
@@ -317,7 +318,7 @@ impl SectionIndex {
         }
         let at = &mut self.defs[row * w + slot];
         if let Some(old) = at {
-            return Err(Box::new(old.clone()));
+            return Err(Box::new((old.clone(), def)));
         }
         let next = self.chapters.len() as u32;
         let chapter = *self
@@ -511,8 +512,11 @@ mod tests {
         ix.insert(def("en", "8.0.0", "end")).unwrap();
         ix.insert(def("fr", "9.0.0", "fin")).unwrap();
         // a second definition in one language is refused, with the first one returned
-        let first = ix.insert(def("uk", "7.1.0", "other")).unwrap_err();
-        assert_eq!(first.chapter_id, "bii");
+        let dup = ix.insert(def("uk", "7.1.0", "other")).unwrap_err();
+        assert_eq!(
+            (dup.0.chapter_id.as_str(), dup.1.chapter_id.as_str()),
+            ("bii", "other")
+        );
 
         assert_eq!(ix.resolve("uk", "7.1.0").unwrap().chapter_id, "bii");
         assert_eq!(ix.resolve("en", "7.1.0").unwrap().chapter_id, "combat");

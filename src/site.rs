@@ -263,86 +263,21 @@ fn load_inner(
     }
 
     sw.lap("markdown");
-    // Sections: every numbered heading of every language.
-    let mut sections = SectionIndex::new(&config.languages);
-    let mut chapter_map = ChapterMap::default();
-    for lang in &config.languages {
-        let lang_pages = pages.get(lang).map(Vec::as_slice).unwrap_or_default();
-        // what each page adds, made on all cores; added in page order
-        let made: Vec<(Vec<SectionDef>, HashSet<String>, PathBuf)> = lang_pages
-            .par_iter()
-            .map(|p| {
-                let mut anchors: HashSet<String> =
-                    p.prepared.anchors().map(str::to_string).collect();
-                anchors.extend(p.title_number.iter().cloned());
-                (
-                    section_defs(lang, p),
-                    anchors,
-                    site_root.join(&p.chapter.path),
-                )
-            })
-            .collect();
-        for (p, (defs, anchors, file)) in lang_pages.iter().zip(made) {
-            let c = &p.chapter;
-            diags.extend(p.prepared.diags.iter().cloned());
-            for d in defs {
-                let (file, line, number) = (d.file.clone(), d.line, d.number.clone());
-                if let Err(first) = sections.insert(d) {
-                    diags.push(Diagnostic::error(
-                        "duplicate-section",
-                        file,
-                        line,
-                        format!("section {number} is already defined in {}:{} ({lang}); a number may be defined once per language", first.file.display(), first.line),
-                    ));
-                }
-            }
-            let key = (lang.clone(), c.id.clone());
-            chapter_map.present.insert(key.clone());
-            chapter_map.files.insert(file, key.clone());
-            chapter_map.anchors.insert(key, anchors);
-        }
-    }
-
-    // Reading order: the order of the first language that has each chapter, merged by weight.
-    let order = reading_order(&config, &pages);
-    check_orphans(&config, &pages, diags);
-
-    // Glossary definitions go through the same Markdown pipeline (symbols, section links).
-    let mut glossary_html = BTreeMap::new();
-    for (lang, g) in &glossaries {
-        let syms = &symbols[lang];
-        let gdir = site_root.join("content").join(lang);
-        let prepared: Vec<Prepared> = g
-            .entries
-            .par_iter()
-            .map(|e| {
-                let src = Source {
-                    file: &g.path,
-                    first_line: e.line,
-                    dir: &gdir,
-                    site_root: &site_root,
-                    root: PAGE_ROOT,
-                    safe: config.safe,
-                    reserved_anchors: &[],
-                    sections: false,
-                };
-                let mut p = markdown::prepare(&e.definition, &src, syms);
-                // a definition's lines are not the file's lines (it is a JSON string): report the entry's line
-                for d in &mut p.diags {
-                    d.line = e.line;
-                }
-                p
-            })
-            .collect();
-        for p in &prepared {
-            diags.extend(p.diags.iter().cloned());
-        }
-        glossary_html.insert(lang.clone(), prepared);
-    }
-
-    sw.lap("sections, glossary");
-    let reading = Reading::gather(terms, &pages, &|n| sections.exists(n));
-    sw.lap("reading aids");
+    // The reading aids are gathered beside the section index and the glossary: making the
+    // index is mostly one thread's work, and the reading aids take one thread a language.
+    let (reading, (sections, chapter_map, order, glossary_html)) = rayon::join(
+        || Reading::gather(terms, &pages),
+        || {
+            let (sections, chapter_map) = index_sections(&config, &pages, &site_root, diags);
+            // Reading order: the order of the first language that has each chapter, merged by weight.
+            let order = reading_order(&config, &pages);
+            check_orphans(&config, &pages, diags);
+            let glossary_html =
+                prepare_glossaries(&glossaries, &symbols, &site_root, config.safe, diags);
+            (sections, chapter_map, order, glossary_html)
+        },
+    );
+    sw.lap("sections, glossary, reading aids");
     let site = Site {
         reading,
         root: site_root.clone(),
@@ -379,6 +314,99 @@ fn load_inner(
     }
     sw.lap("check references");
     Some(site)
+}
+
+/// Sections: every numbered heading of every language, and where each chapter's file and
+/// anchors are.
+fn index_sections(
+    config: &SiteConfig,
+    pages: &BTreeMap<String, Vec<ChapterPage>>,
+    site_root: &Path,
+    diags: &mut Diagnostics,
+) -> (SectionIndex, ChapterMap) {
+    let mut sections = SectionIndex::new(&config.languages);
+    let mut chapter_map = ChapterMap::default();
+    for lang in &config.languages {
+        let lang_pages = pages.get(lang).map(Vec::as_slice).unwrap_or_default();
+        // what each page adds, made on all cores; added in page order
+        let made: Vec<(Vec<SectionDef>, HashSet<String>, PathBuf)> = lang_pages
+            .par_iter()
+            .map(|p| {
+                let mut anchors: HashSet<String> =
+                    p.prepared.anchors().map(str::to_string).collect();
+                anchors.extend(p.title_number.iter().cloned());
+                (
+                    section_defs(lang, p),
+                    anchors,
+                    site_root.join(&p.chapter.path),
+                )
+            })
+            .collect();
+        for (p, (defs, anchors, file)) in lang_pages.iter().zip(made) {
+            let c = &p.chapter;
+            diags.extend(p.prepared.diags.iter().cloned());
+            for d in defs {
+                if let Err(dup) = sections.insert(d) {
+                    let (first, d) = *dup;
+                    diags.push(Diagnostic::error(
+                        "duplicate-section",
+                        d.file,
+                        d.line,
+                        format!("section {} is already defined in {}:{} ({lang}); a number may be defined once per language", d.number, first.file.display(), first.line),
+                    ));
+                }
+            }
+            let key = (lang.clone(), c.id.clone());
+            chapter_map.present.insert(key.clone());
+            chapter_map.files.insert(file, key.clone());
+            chapter_map.anchors.insert(key, anchors);
+        }
+    }
+
+    (sections, chapter_map)
+}
+
+/// The glossary's definitions of every language, through the same Markdown pipeline as the
+/// chapters (symbols, section links).
+fn prepare_glossaries(
+    glossaries: &Glossaries,
+    symbols: &BTreeMap<String, Symbols>,
+    site_root: &Path,
+    safe: bool,
+    diags: &mut Diagnostics,
+) -> BTreeMap<String, Vec<Prepared>> {
+    let mut glossary_html = BTreeMap::new();
+    for (lang, g) in glossaries {
+        let syms = &symbols[lang];
+        let gdir = site_root.join("content").join(lang);
+        let prepared: Vec<Prepared> = g
+            .entries
+            .par_iter()
+            .map(|e| {
+                let src = Source {
+                    file: &g.path,
+                    first_line: e.line,
+                    dir: &gdir,
+                    site_root,
+                    root: PAGE_ROOT,
+                    safe,
+                    reserved_anchors: &[],
+                    sections: false,
+                };
+                let mut p = markdown::prepare(&e.definition, &src, syms);
+                // a definition's lines are not the file's lines (it is a JSON string): report the entry's line
+                for d in &mut p.diags {
+                    d.line = e.line;
+                }
+                p
+            })
+            .collect();
+        for p in &prepared {
+            diags.extend(p.diags.iter().cloned());
+        }
+        glossary_html.insert(lang.clone(), prepared);
+    }
+    glossary_html
 }
 
 /// Renders one chapter's Markdown (the first pass): the one place that turns a loaded chapter
