@@ -17,6 +17,13 @@ pub fn escape_text_into(s: &str, out: &mut String) {
 /// a text node or an attribute value, single- or double-quoted: `& < > " '`.
 pub fn escape_template(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
+    escape_template_into(s, &mut out);
+    out
+}
+
+/// [`escape_template`] into `out`: for markup written in Rust that must read exactly as the
+/// templates would write it.
+pub fn escape_template_into(s: &str, out: &mut String) {
     let mut last = 0;
     for (i, b) in s.bytes().enumerate() {
         let rep = match b {
@@ -32,7 +39,6 @@ pub fn escape_template(s: &str) -> String {
         last = i + 1;
     }
     out.push_str(&s[last..]);
-    out
 }
 
 pub fn escape(s: &str) -> String {

@@ -220,6 +220,54 @@ pub(crate) fn toc_entry(
     out.push_str("</a>\n");
 }
 
+/// The contents page's list of chapters and their sections, as `<li>` items of the
+/// `chapter-list`.
+fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> String {
+    use crate::html::escape_template_into as esc;
+    let mut out = String::new();
+    for c in chapters {
+        out.push_str("\n  <li");
+        if !c.translated {
+            out.push_str(" class=\"untranslated\"");
+        }
+        out.push_str("><a href=\"");
+        esc(&c.url, &mut out);
+        out.push_str("\">");
+        if let Some(n) = &c.number {
+            out.push_str("<span class=\"secnum\">");
+            esc(n, &mut out);
+            out.push_str("</span> ");
+        }
+        esc(&c.title, &mut out);
+        out.push_str("</a>");
+        if !c.translated {
+            out.push_str(" <span class=\"badge\">");
+            esc(not_translated, &mut out);
+            out.push_str("</span>");
+        }
+        if !c.sections.is_empty() {
+            out.push_str("\n    <ol class=\"section-list\">");
+            for s in &c.sections {
+                out.push_str("<li><a href=\"");
+                esc(&c.url, &mut out);
+                out.push('#');
+                esc(&s.anchor, &mut out);
+                out.push_str("\">");
+                if let Some(n) = &s.number {
+                    out.push_str("<span class=\"secnum\">");
+                    esc(n, &mut out);
+                    out.push_str("</span> ");
+                }
+                esc(&s.title, &mut out);
+                out.push_str("</a></li>");
+            }
+            out.push_str("\n    </ol>");
+        }
+        out.push_str("\n  </li>");
+    }
+    out
+}
+
 /// Stands for a chapter's HTML while its template renders (see [`Renderer::chapter`]). Made of
 /// private-use characters so that no text or escaping produces it by chance.
 pub(crate) const CONTENT_MARK: &str = "\u{F8FF}rulebook:content\u{F8FF}";
@@ -425,6 +473,13 @@ impl<'a> Renderer<'a> {
             })
             .collect();
         ctx.insert("title", site.config.title_in(lang));
+        // The list is written here, as the chapter pages' tables of contents are (see
+        // `chapter`): looped over in the template, its entries were 2% of a whole build.
+        // `chapters` stays in the context for a theme that lays the list out itself.
+        ctx.insert(
+            "chapters_html",
+            &chapter_list(&chapters, site.theme.str(lang, "not_translated_title")),
+        );
         ctx.insert("chapters", &chapters);
         ctx.insert("has_glossary", &!site.glossaries.is_empty());
         self.render("index.html", &ctx)

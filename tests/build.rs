@@ -481,3 +481,59 @@ fn glossary_keeps_the_anchors_of_keys_merged_in_another_language() {
     sorted.dedup();
     assert_eq!(sorted.len(), uk_ids.len(), "no id twice: {uk_ids:?}");
 }
+
+/// The contents page's list is written by the build (`chapters_html`); a theme that lays it out
+/// itself from `chapters` gets the same chapters, sections and addresses.
+#[test]
+fn contents_list_and_a_themes_own_layout_of_it_agree() {
+    let dir = fixture();
+    build_ok(dir.path());
+    let uk = page(&dir.path().join("public/uk/index.html"));
+    let items = |doc: &Html, s: &str| -> Vec<(String, String)> {
+        doc.select(&sel(s))
+            .map(|a| {
+                let href = a.value().attr("href").unwrap_or_default().to_string();
+                (href, a.text().collect::<String>().trim().to_string())
+            })
+            .collect()
+    };
+    let chapters = items(&uk, ".chapter-list > li > a");
+    let sections = items(&uk, ".section-list a");
+    assert_eq!(
+        chapters,
+        [
+            ("../uk/intro/".to_string(), "Вступ".to_string()),
+            ("../uk/combat/".to_string(), "2.0.0 Combat".to_string())
+        ]
+    );
+    assert_eq!(
+        sections,
+        [
+            ("../uk/intro/#1.1.0".to_string(), "1.1.0 Основи".to_string()),
+            (
+                "../uk/intro/#plain".to_string(),
+                "Звичайний заголовок".to_string()
+            ),
+            (
+                "../uk/combat/#2.1.0".to_string(),
+                "2.1.0 Attacking".to_string()
+            )
+        ]
+    );
+    // the untranslated chapter is marked
+    assert_eq!(
+        texts(&uk, ".chapter-list > li.untranslated .badge").len(),
+        1
+    );
+
+    let own = r#"{% extends "base.html" %}
+{% block main %}
+<ol class="mine">{% for c in chapters %}<li><a href="{{ c.url }}">{% if c.number %}{{ c.number }} {% endif %}{{ c.title }}</a><ol>{% for s in c.sections %}<li><a href="{{ c.url }}#{{ s.anchor }}">{% if s.number %}{{ s.number }} {% endif %}{{ s.title }}</a></li>{% endfor %}</ol></li>{% endfor %}</ol>
+{% endblock main %}
+"#;
+    write(dir.path(), "templates/index.html", own.as_bytes());
+    build_ok(dir.path());
+    let mine = page(&dir.path().join("public/uk/index.html"));
+    assert_eq!(items(&mine, ".mine > li > a"), chapters);
+    assert_eq!(items(&mine, ".mine ol a"), sections);
+}
