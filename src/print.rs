@@ -205,9 +205,8 @@ impl Renderer<'_> {
         ctx.insert("chapters", &chapters);
         ctx.insert("toc_html", &toc);
         ctx.insert("has_glossary", &has_glossary);
-        ctx.insert("untranslated_id", "glossary:untranslated");
         if has_glossary {
-            ctx.insert("entries", &self.glossary_items(lang, true));
+            self.insert_glossary(&mut ctx, lang, "glossary:untranslated", true);
         }
         let page = self.render("print.html", &ctx)?;
         let lang = lang.to_string();

@@ -268,6 +268,94 @@ fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> String {
     out
 }
 
+/// What the glossary list says besides its entries.
+struct GlossaryLabels<'a> {
+    untranslated_id: &'a str,
+    untranslated_entries: &'a str,
+    aliases: &'a str,
+    source: &'a str,
+}
+
+/// The glossary's `<dl>` lists: this language's entries, then, under their own heading, the
+/// ones only another language has.
+fn glossary_list(entries: &[GlossaryItem], l: &GlossaryLabels<'_>) -> String {
+    use crate::html::escape_template_into as esc;
+    let mut out = String::from("<dl class=\"glossary\">");
+    let mut shown_untranslated = false;
+    for e in entries {
+        if !e.translated && !shown_untranslated {
+            out.push_str("\n</dl>\n<h2 id=\"");
+            esc(l.untranslated_id, &mut out);
+            out.push_str("\">");
+            esc(l.untranslated_entries, &mut out);
+            out.push_str("</h2>\n<dl class=\"glossary\">");
+            shown_untranslated = true;
+        }
+        let lang_attr = |out: &mut String| {
+            if !e.translated {
+                out.push_str(" lang=\"");
+                esc(&e.lang, out);
+                out.push('"');
+            }
+        };
+        out.push_str("\n  <dt id=\"");
+        esc(&e.anchor, &mut out);
+        out.push('"');
+        lang_attr(&mut out);
+        out.push('>');
+        for a in &e.extra_anchors {
+            out.push_str("<span id=\"");
+            esc(a, &mut out);
+            out.push_str("\"></span>");
+        }
+        out.push_str("<a class=\"term\" href=\"#");
+        esc(&e.anchor, &mut out);
+        out.push_str("\">");
+        esc(&e.term, &mut out);
+        out.push_str("</a>");
+        for o in &e.others {
+            out.push_str(" <span class=\"other-term\" lang=\"");
+            esc(&o.lang, &mut out);
+            out.push_str("\" title=\"");
+            esc(&o.lang_name, &mut out);
+            out.push_str("\">");
+            esc(&o.term, &mut out);
+            out.push_str("</span>");
+        }
+        out.push_str("\n  </dt>\n  <dd");
+        lang_attr(&mut out);
+        out.push('>');
+        if !e.aliases.is_empty() {
+            out.push_str("<p class=\"aliases\">");
+            esc(l.aliases, &mut out);
+            out.push_str(": ");
+            esc(&e.aliases.join(", "), &mut out);
+            out.push_str("</p>");
+        }
+        out.push_str("\n    ");
+        out.push_str(&e.definition);
+        // as in a template, an empty source counts as none
+        let source = e.source.as_deref().filter(|s| !s.is_empty());
+        if source.is_some() || !e.tags.is_empty() {
+            out.push_str("<p class=\"meta\">");
+            for tag in &e.tags {
+                out.push_str("<span class=\"badge\">");
+                esc(tag, &mut out);
+                out.push_str("</span> ");
+            }
+            if let Some(src) = source {
+                esc(l.source, &mut out);
+                out.push_str(": ");
+                esc(src, &mut out);
+            }
+            out.push_str("</p>");
+        }
+        out.push_str("\n  </dd>");
+    }
+    out.push_str("\n</dl>");
+    out
+}
+
 /// Stands for a chapter's HTML while its template renders (see [`Renderer::chapter`]). Made of
 /// private-use characters so that no text or escaping produces it by chance.
 pub(crate) const CONTENT_MARK: &str = "\u{F8FF}rulebook:content\u{F8FF}";
@@ -489,9 +577,33 @@ impl<'a> Renderer<'a> {
         let site = self.site;
         let mut ctx = self.common(lang, PAGE_ROOT, "glossary", &|l| format!("{l}/glossary/"));
         ctx.insert("title", &site.theme.string(lang, "glossary"));
-        ctx.insert("untranslated_id", "untranslated");
-        ctx.insert("entries", &self.glossary_items(lang, false));
+        self.insert_glossary(&mut ctx, lang, "untranslated", false);
         self.render("glossary.html", &ctx)
+    }
+
+    /// The glossary's entries for `glossary_entries.html`: ready-made (`entries_html`, written
+    /// here as the contents list is: looped over in the template, the entries were 3% of a
+    /// build, on two pages a language), and as data (`entries`) for a theme that lays them out
+    /// itself. `untranslated_id` is the id of the heading before the entries only another
+    /// language has.
+    pub(crate) fn insert_glossary(
+        &self,
+        ctx: &mut Context,
+        lang: &str,
+        untranslated_id: &str,
+        print: bool,
+    ) {
+        let entries = self.glossary_items(lang, print);
+        let t = |key| self.site.theme.str(lang, key);
+        let labels = GlossaryLabels {
+            untranslated_id,
+            untranslated_entries: t("untranslated_entries"),
+            aliases: t("aliases"),
+            source: t("source"),
+        };
+        ctx.insert("entries_html", &glossary_list(&entries, &labels));
+        ctx.insert("entries", &entries);
+        ctx.insert("untranslated_id", untranslated_id);
     }
 
     /// The entries of `lang`'s glossary as its page shows them: this language's entries in

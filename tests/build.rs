@@ -537,3 +537,64 @@ fn contents_list_and_a_themes_own_layout_of_it_agree() {
     assert_eq!(items(&mine, ".mine > li > a"), chapters);
     assert_eq!(items(&mine, ".mine ol a"), sections);
 }
+
+/// The glossary's entries are written by the build (`entries_html`); a theme that lays them out
+/// itself from `entries` gets the same terms, anchors and definitions, on the glossary page and
+/// on the print view.
+#[test]
+fn glossary_list_and_a_themes_own_layout_of_it_agree() {
+    let dir = fixture();
+    // an entry only the English glossary has
+    let en = EN_GLOSSARY.replacen('{', "{\n  \"meditate\": \"Meditate text.\",", 1);
+    write(dir.path(), "content/en/glossary.json", en.as_bytes());
+    build_ok(dir.path());
+    let read = |rel: &str| page(&dir.path().join("public").join(rel));
+    let entries = |doc: &Html, term: &str| -> Vec<(String, String)> {
+        doc.select(&sel(term))
+            .map(|a| {
+                let href = a.value().attr("href").unwrap_or_default().to_string();
+                (href, a.text().collect::<String>().trim().to_string())
+            })
+            .collect()
+    };
+    let mut before = Vec::new();
+    for rel in ["uk/glossary/index.html", "uk/print/index.html"] {
+        let doc = read(rel);
+        let terms = entries(&doc, "dl.glossary dt a.term");
+        let definitions = texts(&doc, "dl.glossary dd");
+        assert_eq!(terms.len(), 4, "{rel}: {terms:?}");
+        assert_eq!(definitions.len(), 4, "{rel}");
+        before.push((terms, definitions));
+    }
+    let (terms, _) = &before[0];
+    assert!(
+        terms
+            .iter()
+            .any(|(h, t)| h == "#exhaustion-token" && t == "Жетон виснаження"),
+        "{terms:?}"
+    );
+    // the entry only the English glossary has comes after its own heading, in English
+    let uk = read("uk/glossary/index.html");
+    assert_eq!(attrs(&uk, "h2#untranslated", "id").len(), 1);
+    assert_eq!(attrs(&uk, "dt[lang]", "lang"), ["en"]);
+    assert!(texts(&read("en/glossary/index.html"), "p.meta")
+        .iter()
+        .any(|m| m.contains("Red Rains")));
+
+    let own = r##"{% for e in entries %}<div class="mine"><a class="term" href="#{{ e.anchor }}">{{ e.term }}</a><div class="def">{{ e.definition | safe }}</div></div>{% endfor %}
+"##;
+    write(
+        dir.path(),
+        "templates/glossary_entries.html",
+        own.as_bytes(),
+    );
+    build_ok(dir.path());
+    for (rel, (terms, definitions)) in ["uk/glossary/index.html", "uk/print/index.html"]
+        .iter()
+        .zip(&before)
+    {
+        let doc = read(rel);
+        assert_eq!(&entries(&doc, ".mine a.term"), terms, "{rel}");
+        assert_eq!(&texts(&doc, ".mine .def"), definitions, "{rel}");
+    }
+}
