@@ -5,7 +5,7 @@
 //! - [`site`]: resolve — render each chapter's Markdown once ([`markdown`]), collect the
 //!   numbered [`sections`], and check cross-references ([`xref`], where `7.0.0` becomes a link);
 //! - [`render`]: fill the templates of the [`theme`] for every page and language (and the
-//!   single-page [`print`] view of each language);
+//!   single-page [`print`] view of each language), with the long [`lists`] ready-made;
 //! - [`output`]: write into a staging folder and swap it in, never touching what is not ours.
 
 pub mod autolink;
@@ -19,6 +19,7 @@ pub mod html;
 pub mod init;
 pub mod json;
 pub mod limits;
+pub mod lists;
 pub mod load;
 pub mod markdown;
 pub mod output;

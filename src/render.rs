@@ -11,6 +11,10 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::glossary::{alias_anchor, collation_key};
 
 use crate::html::escape;
+use crate::lists::{
+    chapter_list, glossary_list, toc_entry, GlossaryItem, GlossaryLabels, IndexChapter, OtherTerm,
+    TocEntry,
+};
 use crate::output::write_file;
 use crate::site::{Site, PAGE_ROOT};
 use crate::xref::Page;
@@ -146,214 +150,16 @@ struct NavLink {
 }
 
 #[derive(Serialize)]
-struct TocEntry {
-    level: u8,
-    anchor: String,
-    number: Option<String>,
-    title: String,
-}
-
-#[derive(Serialize)]
 struct Fallback {
     lang: String,
     lang_name: String,
     url: String,
 }
 
-#[derive(Serialize)]
-struct IndexChapter {
-    title: String,
-    number: Option<String>,
-    url: String,
-    translated: bool,
-    sections: Vec<TocEntry>,
-}
-
-#[derive(Serialize)]
-struct OtherTerm {
-    lang: String,
-    lang_name: String,
-    term: String,
-}
-
-#[derive(Serialize)]
-pub(crate) struct GlossaryItem {
-    anchor: String,
-    extra_anchors: Vec<String>,
-    term: String,
-    aliases: Vec<String>,
-    others: Vec<OtherTerm>,
-    definition: String,
-    source: Option<String>,
-    tags: Vec<String>,
-    translated: bool,
-    lang: String,
-}
-
 pub struct Renderer<'a> {
     pub(crate) site: &'a Site,
     tera: Tera,
     pub(crate) index: HashMap<(&'a str, &'a str), usize>,
-}
-
-/// One entry of a chapter's table of contents: `<li>` with a link to the heading. No closing
-/// tag and no indentation, because the list is on every page.
-pub(crate) fn toc_entry(
-    out: &mut String,
-    level: u8,
-    anchor: &str,
-    number: Option<&str>,
-    title: &str,
-) {
-    out.push_str("<li");
-    if level > 2 {
-        out.push_str(&format!(" class=\"toc-l{level}\""));
-    }
-    out.push_str("><a href=\"#");
-    crate::html::escape_into(anchor, out);
-    out.push_str("\">");
-    if let Some(n) = number {
-        crate::html::escape_into(n, out);
-        out.push(' ');
-    }
-    crate::html::escape_text_into(title, out);
-    out.push_str("</a>\n");
-}
-
-/// The contents page's list of chapters and their sections, as `<li>` items of the
-/// `chapter-list`.
-fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> String {
-    use crate::html::escape_template_into as esc;
-    let mut out = String::new();
-    for c in chapters {
-        out.push_str("\n  <li");
-        if !c.translated {
-            out.push_str(" class=\"untranslated\"");
-        }
-        out.push_str("><a href=\"");
-        esc(&c.url, &mut out);
-        out.push_str("\">");
-        if let Some(n) = &c.number {
-            out.push_str("<span class=\"secnum\">");
-            esc(n, &mut out);
-            out.push_str("</span> ");
-        }
-        esc(&c.title, &mut out);
-        out.push_str("</a>");
-        if !c.translated {
-            out.push_str(" <span class=\"badge\">");
-            esc(not_translated, &mut out);
-            out.push_str("</span>");
-        }
-        if !c.sections.is_empty() {
-            out.push_str("\n    <ol class=\"section-list\">");
-            for s in &c.sections {
-                out.push_str("<li><a href=\"");
-                esc(&c.url, &mut out);
-                out.push('#');
-                esc(&s.anchor, &mut out);
-                out.push_str("\">");
-                if let Some(n) = &s.number {
-                    out.push_str("<span class=\"secnum\">");
-                    esc(n, &mut out);
-                    out.push_str("</span> ");
-                }
-                esc(&s.title, &mut out);
-                out.push_str("</a></li>");
-            }
-            out.push_str("\n    </ol>");
-        }
-        out.push_str("\n  </li>");
-    }
-    out
-}
-
-/// What the glossary list says besides its entries.
-struct GlossaryLabels<'a> {
-    untranslated_id: &'a str,
-    untranslated_entries: &'a str,
-    aliases: &'a str,
-    source: &'a str,
-}
-
-/// The glossary's `<dl>` lists: this language's entries, then, under their own heading, the
-/// ones only another language has.
-fn glossary_list(entries: &[GlossaryItem], l: &GlossaryLabels<'_>) -> String {
-    use crate::html::escape_template_into as esc;
-    let mut out = String::from("<dl class=\"glossary\">");
-    let mut shown_untranslated = false;
-    for e in entries {
-        if !e.translated && !shown_untranslated {
-            out.push_str("\n</dl>\n<h2 id=\"");
-            esc(l.untranslated_id, &mut out);
-            out.push_str("\">");
-            esc(l.untranslated_entries, &mut out);
-            out.push_str("</h2>\n<dl class=\"glossary\">");
-            shown_untranslated = true;
-        }
-        let lang_attr = |out: &mut String| {
-            if !e.translated {
-                out.push_str(" lang=\"");
-                esc(&e.lang, out);
-                out.push('"');
-            }
-        };
-        out.push_str("\n  <dt id=\"");
-        esc(&e.anchor, &mut out);
-        out.push('"');
-        lang_attr(&mut out);
-        out.push('>');
-        for a in &e.extra_anchors {
-            out.push_str("<span id=\"");
-            esc(a, &mut out);
-            out.push_str("\"></span>");
-        }
-        out.push_str("<a class=\"term\" href=\"#");
-        esc(&e.anchor, &mut out);
-        out.push_str("\">");
-        esc(&e.term, &mut out);
-        out.push_str("</a>");
-        for o in &e.others {
-            out.push_str(" <span class=\"other-term\" lang=\"");
-            esc(&o.lang, &mut out);
-            out.push_str("\" title=\"");
-            esc(&o.lang_name, &mut out);
-            out.push_str("\">");
-            esc(&o.term, &mut out);
-            out.push_str("</span>");
-        }
-        out.push_str("\n  </dt>\n  <dd");
-        lang_attr(&mut out);
-        out.push('>');
-        if !e.aliases.is_empty() {
-            out.push_str("<p class=\"aliases\">");
-            esc(l.aliases, &mut out);
-            out.push_str(": ");
-            esc(&e.aliases.join(", "), &mut out);
-            out.push_str("</p>");
-        }
-        out.push_str("\n    ");
-        out.push_str(&e.definition);
-        // as in a template, an empty source counts as none
-        let source = e.source.as_deref().filter(|s| !s.is_empty());
-        if source.is_some() || !e.tags.is_empty() {
-            out.push_str("<p class=\"meta\">");
-            for tag in &e.tags {
-                out.push_str("<span class=\"badge\">");
-                esc(tag, &mut out);
-                out.push_str("</span> ");
-            }
-            if let Some(src) = source {
-                esc(l.source, &mut out);
-                out.push_str(": ");
-                esc(src, &mut out);
-            }
-            out.push_str("</p>");
-        }
-        out.push_str("\n  </dd>");
-    }
-    out.push_str("\n</dl>");
-    out
 }
 
 /// Stands for a chapter's HTML while its template renders (see [`Renderer::chapter`]). Made of
