@@ -73,6 +73,17 @@ pub(crate) fn toc_entry(
     out.push_str("</a>\n");
 }
 
+/// A link text of the contents page: the section number, if any, then the title.
+fn numbered(number: Option<&str>, title: &str, out: &mut String) {
+    use crate::html::escape_template_into as esc;
+    if let Some(n) = number {
+        out.push_str("<span class=\"secnum\">");
+        esc(n, out);
+        out.push_str("</span> ");
+    }
+    esc(title, out);
+}
+
 /// The contents page's list of chapters and their sections, as `<li>` items of the
 /// `chapter-list`.
 pub(crate) fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> String {
@@ -86,12 +97,7 @@ pub(crate) fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> S
         out.push_str("><a href=\"");
         esc(&c.url, &mut out);
         out.push_str("\">");
-        if let Some(n) = &c.number {
-            out.push_str("<span class=\"secnum\">");
-            esc(n, &mut out);
-            out.push_str("</span> ");
-        }
-        esc(&c.title, &mut out);
+        numbered(c.number.as_deref(), &c.title, &mut out);
         out.push_str("</a>");
         if !c.translated {
             out.push_str(" <span class=\"badge\">");
@@ -106,12 +112,7 @@ pub(crate) fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> S
                 out.push('#');
                 esc(&s.anchor, &mut out);
                 out.push_str("\">");
-                if let Some(n) = &s.number {
-                    out.push_str("<span class=\"secnum\">");
-                    esc(n, &mut out);
-                    out.push_str("</span> ");
-                }
-                esc(&s.title, &mut out);
+                numbered(s.number.as_deref(), &s.title, &mut out);
                 out.push_str("</a></li>");
             }
             out.push_str("\n    </ol>");

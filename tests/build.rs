@@ -84,6 +84,16 @@ fn fixture() -> tempfile::TempDir {
     ])
 }
 
+/// Every link that `selector` picks: (address, text).
+fn links(doc: &Html, selector: &str) -> Vec<(String, String)> {
+    doc.select(&sel(selector))
+        .map(|a| {
+            let href = a.value().attr("href").unwrap_or_default().to_string();
+            (href, a.text().collect::<String>().trim().to_string())
+        })
+        .collect()
+}
+
 fn link_to(doc: &Html, text: &str) -> Option<String> {
     doc.select(&sel("a"))
         .find(|a| a.text().collect::<String>().trim() == text)
@@ -489,14 +499,7 @@ fn contents_list_and_a_themes_own_layout_of_it_agree() {
     let dir = fixture();
     build_ok(dir.path());
     let uk = page(&dir.path().join("public/uk/index.html"));
-    let items = |doc: &Html, s: &str| -> Vec<(String, String)> {
-        doc.select(&sel(s))
-            .map(|a| {
-                let href = a.value().attr("href").unwrap_or_default().to_string();
-                (href, a.text().collect::<String>().trim().to_string())
-            })
-            .collect()
-    };
+    let items = links;
     let chapters = items(&uk, ".chapter-list > li > a");
     let sections = items(&uk, ".section-list a");
     assert_eq!(
@@ -549,14 +552,7 @@ fn glossary_list_and_a_themes_own_layout_of_it_agree() {
     write(dir.path(), "content/en/glossary.json", en.as_bytes());
     build_ok(dir.path());
     let read = |rel: &str| page(&dir.path().join("public").join(rel));
-    let entries = |doc: &Html, term: &str| -> Vec<(String, String)> {
-        doc.select(&sel(term))
-            .map(|a| {
-                let href = a.value().attr("href").unwrap_or_default().to_string();
-                (href, a.text().collect::<String>().trim().to_string())
-            })
-            .collect()
-    };
+    let entries = links;
     let mut before = Vec::new();
     for rel in ["uk/glossary/index.html", "uk/print/index.html"] {
         let doc = read(rel);
