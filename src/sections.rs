@@ -194,8 +194,8 @@ pub struct SectionDef {
 
 /// Every section of every language, by number.
 ///
-/// Looked up for every cross-reference of every page, again for the print views, and for the
-/// reading aids: millions of lookups at 2,000 chapters, in a table of tens of thousands of
+/// Looked up for every cross-reference of every page, again for the print views and for the
+/// reference checks: millions of lookups at 2,000 chapters, in a table of tens of thousands of
 /// numbers. Those lookups were bound by memory, not by hashing (a table of whole definitions
 /// is megabytes, and each probe also read the key from the heap), so the table holds only
 /// short keys inline and the row of the number; a row holds the number's definition in each
