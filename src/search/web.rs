@@ -403,15 +403,14 @@ fn glossary_pairs<'v>(
 /// scores at most the weakest of them: that bound (0 when the head holds every such
 /// document) lets search.js prove a two-word query's top results without the words' tiers.
 /// Written as `"a b":[language,bound,"a title","a body","b title","b body",…]`.
+/// Each word comes with its postings and its [`doc_scores`].
 fn pair_entry(
     a: &str,
     b: &str,
-    pa: &[Postings; 2],
-    pb: &[Postings; 2],
+    (pa, sa): (&[Postings; 2], &[(u32, f64)]),
+    (pb, sb): (&[Postings; 2], &[(u32, f64)]),
     langs: &[(String, usize, usize)],
-    stats: &Stats,
 ) -> std::io::Result<Vec<u8>> {
-    let (sa, sb) = (doc_scores(pa, stats), doc_scores(pb, stats));
     // documents with both words, in document order, with their summed score
     let mut both: Vec<(u32, f64)> = Vec::new();
     let (mut i, mut j) = (0, 0);
@@ -715,13 +714,51 @@ pub fn write(
         .map(|((t, id), e)| (*t, (*id, !e.pieces.is_empty())))
         .collect();
     let pairs = glossary_pairs(docs, &words);
-    let pair_entries: Vec<Vec<u8>> = pairs
+    // A common word is in many pairs (`token`: `exhaustion token`, `wound token`, …) and has
+    // the most documents to score: the pairs are taken in groups by their commoner word,
+    // scored once a group, and put back in their order.
+    let size = |w: &str| {
+        let p = &postings[words[w].0];
+        p[0].len() + p[1].len()
+    };
+    let commoner: Vec<&str> = pairs
+        .iter()
+        .map(|&(a, b)| if size(b) > size(a) { b } else { a })
+        .collect();
+    let mut by_word: Vec<usize> = (0..pairs.len()).collect();
+    by_word.sort_by_key(|&i| (commoner[i], i));
+    let groups: Vec<&[usize]> = by_word
+        .chunk_by(|&i, &j| commoner[i] == commoner[j])
+        .collect();
+    let scored: Vec<Vec<(usize, Vec<u8>)>> = groups
         .par_iter()
-        .map(|(a, b)| {
-            let (pa, pb) = (&postings[words[a].0], &postings[words[b].0]);
-            pair_entry(a, b, pa, pb, &langs, &stats)
+        .map(|group| {
+            let word = commoner[group[0]];
+            let (pw, sw) = (
+                &postings[words[word].0],
+                doc_scores(&postings[words[word].0], &stats),
+            );
+            group
+                .iter()
+                .map(|&i| {
+                    let (a, b) = pairs[i];
+                    let other = if a == word { b } else { a };
+                    let po = &postings[words[other].0];
+                    let so = doc_scores(po, &stats);
+                    let entry = if a == word {
+                        pair_entry(a, b, (pw, &sw), (po, &so), &langs)
+                    } else {
+                        pair_entry(a, b, (po, &so), (pw, &sw), &langs)
+                    };
+                    entry.map(|e| (i, e))
+                })
+                .collect::<std::io::Result<Vec<_>>>()
         })
         .collect::<Result<_, _>>()?;
+    let mut pair_entries: Vec<Vec<u8>> = vec![Vec::new(); pairs.len()];
+    for (i, e) in scored.into_iter().flatten() {
+        pair_entries[i] = e;
+    }
     // encoded: not needed while the files are written
     drop((postings, spelled));
 
