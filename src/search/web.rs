@@ -717,13 +717,11 @@ pub fn write(
     // A common word is in many pairs (`token`: `exhaustion token`, `wound token`, …) and has
     // the most documents to score: the pairs are taken in groups by their commoner word,
     // scored once a group, and put back in their order.
-    let size = |w: &str| {
-        let p = &postings[words[w].0];
-        p[0].len() + p[1].len()
-    };
+    let postings_of = |w: &str| &postings[words[w].0];
+    let found_in = |w: &str| postings_of(w)[0].len() + postings_of(w)[1].len();
     let commoner: Vec<&str> = pairs
         .iter()
-        .map(|&(a, b)| if size(b) > size(a) { b } else { a })
+        .map(|&(a, b)| if found_in(b) > found_in(a) { b } else { a })
         .collect();
     let mut by_word: Vec<usize> = (0..pairs.len()).collect();
     by_word.sort_by_key(|&i| (commoner[i], i));
@@ -734,16 +732,14 @@ pub fn write(
         .par_iter()
         .map(|group| {
             let word = commoner[group[0]];
-            let (pw, sw) = (
-                &postings[words[word].0],
-                doc_scores(&postings[words[word].0], &stats),
-            );
+            let pw = postings_of(word);
+            let sw = doc_scores(pw, &stats);
             group
                 .iter()
                 .map(|&i| {
                     let (a, b) = pairs[i];
                     let other = if a == word { b } else { a };
-                    let po = &postings[words[other].0];
+                    let po = postings_of(other);
                     let so = doc_scores(po, &stats);
                     let entry = if a == word {
                         pair_entry(a, b, (pw, &sw), (po, &so), &langs)
