@@ -65,8 +65,8 @@ pub const CHUNK_DOCS: usize = 12;
 /// needed both.)
 pub const PASSAGE_CHARS: usize = 400;
 
-/// The terms of one field of one document: (local term id, frequency) sorted by id, and the
-/// field's length.
+/// The terms of one field of one document: (local term id, frequency) in the order first met,
+/// and the field's length.
 struct FieldTerms {
     terms: Vec<(u32, u32)>,
     len: u32,
@@ -142,7 +142,8 @@ impl Run {
             spelled.extend(sp.iter().cloned());
             self.chunks.insert(chunk.to_string(), (t, sp));
         }
-        self.touched.sort_unstable();
+        // In the order first met, not sorted: the postings are gathered per term, document
+        // after document, so the order of a document's terms changes nothing.
         let terms = self
             .touched
             .drain(..)
@@ -265,15 +266,13 @@ pub const TIER_GROWTH: usize = 5;
 /// `rank::bm25` for a term found in `df` documents' field `f`, split into what every document
 /// shares, idf × (K1 + 1), and the length part of the denominator for each length id, so a
 /// document's score is `shared × tf / (tf + length part)`: the same operations in the same
-/// order as `rank::bm25`, so the same numbers, with the logarithm worked out once.
-fn bm25_parts(df: usize, f: usize, stats: &Stats) -> (f64, Vec<f64>) {
-    use super::rank::{B, K1};
+/// order as `rank::bm25`, so the same numbers, with the logarithm worked out once per term and
+/// the length parts once per field ([`Stats::new`]).
+fn bm25_parts(df: usize, f: usize, stats: &Stats) -> (f64, &[f64]) {
+    use super::rank::K1;
     let (n, df) = (stats.n as f64, df as f64);
     let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-    let lens = (stats.norms.iter())
-        .map(|&l| K1 * (1.0 - B + B * f64::from(l) / stats.avg[f]))
-        .collect();
-    (idf * (K1 + 1.0), lens)
+    (idf * (K1 + 1.0), &stats.lens[f])
 }
 
 /// A term's score in each of its documents, as search.js computes it (title, then body),
@@ -469,8 +468,23 @@ fn pair_entry(
 /// What BM25 needs besides a term's own postings.
 struct Stats {
     n: usize,
-    avg: [f64; 2],
-    norms: Vec<u32>,
+    /// For each field, the length part of BM25's denominator for each length id (see
+    /// [`bm25_parts`]): the same for every term, so worked out once.
+    lens: [Vec<f64>; 2],
+}
+
+impl Stats {
+    /// `avg`: the average length of each field; `norms`: tantivy's field length of each
+    /// length id.
+    fn new(n: usize, avg: [f64; 2], norms: &[u32]) -> Self {
+        use super::rank::{B, K1};
+        let lens = avg.map(|avg| {
+            (norms.iter())
+                .map(|&l| K1 * (1.0 - B + B * f64::from(l) / avg))
+                .collect()
+        });
+        Stats { n, lens }
+    }
 }
 
 /// The ratio between consecutive values of an encoded score bound (see [`bound_digit`]).
@@ -672,14 +686,14 @@ pub fn write(
         langs.push((l.clone(), first, end));
     }
     let norms: Vec<u32> = (0..=255u8).map(FieldNormReader::id_to_fieldnorm).collect();
-    let stats = Stats {
-        n: docs.len(),
-        avg: [
+    let stats = Stats::new(
+        docs.len(),
+        [
             tokens[0] as f64 / docs.len().max(1) as f64,
             tokens[1] as f64 / docs.len().max(1) as f64,
         ],
-        norms: norms.clone(),
-    };
+        &norms,
+    );
     // Each term's entry in its shard and its tail tiers (if it has some), encoded.
     let encoded: Vec<Entry> = vocab
         .par_iter()
@@ -1164,11 +1178,8 @@ mod tests {
     #[test]
     fn score_bounds_hold_every_document_and_survive_their_encoding() {
         let norms: Vec<u32> = (0..=255u8).map(FieldNormReader::id_to_fieldnorm).collect();
-        let stats = Stats {
-            n: 60,
-            avg: [3.0, 40.0],
-            norms,
-        };
+        let avg = [3.0, 40.0];
+        let stats = Stats::new(60, avg, &norms);
         let langs = vec![("uk".to_string(), 0, 30), ("en".to_string(), 30, 60)];
         // documents 0..60, some with the term in the title, most in the body, with
         // frequencies and lengths that put the best title and the best body in different
@@ -1186,10 +1197,10 @@ mod tests {
         let score = |f: usize, x: &Posting| {
             super::super::rank::bm25(
                 x.tf(),
-                stats.norms[x.len_id() as usize],
+                norms[x.len_id() as usize],
                 p[f].len() as u64,
                 stats.n as u64,
-                stats.avg[f],
+                avg[f],
             )
         };
         for (l, (_, from, to)) in langs.iter().enumerate() {
