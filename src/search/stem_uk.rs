@@ -205,6 +205,15 @@ pub const ENDINGS: &[(&str, usize)] = &[
     ("ать", 5),
 ];
 
+/// [`ENDINGS`] as characters, made once: every word that is stemmed is compared with each of
+/// them, and decoding them again for every word was half of the stemmer's work.
+static ENDING_CHARS: std::sync::LazyLock<Vec<(Vec<char>, usize)>> =
+    std::sync::LazyLock::new(|| {
+        (ENDINGS.iter())
+            .map(|(e, min)| (e.chars().collect(), *min))
+            .collect()
+    });
+
 /// Participle and gerund suffixes removed after the ending (step 4).
 const PARTICIPLE: &[&str] = &["уюч", "ююч", "юч", "уч", "ач", "яч"];
 
@@ -261,13 +270,10 @@ pub fn stem(word: &str) -> String {
     }
 
     // 3. the longest ending that leaves a long enough stem
-    let best = ENDINGS
+    let best = ENDING_CHARS
         .iter()
-        .filter(|(e, min)| {
-            let n = e.chars().count();
-            ends_with(&w, e) && letters(&w[..w.len() - n]) >= *min
-        })
-        .map(|(e, _)| e.chars().count())
+        .filter(|(e, min)| w.ends_with(e) && letters(&w[..w.len() - e.len()]) >= *min)
+        .map(|(e, _)| e.len())
         .max();
     if let Some(n) = best {
         w.truncate(w.len() - n);
