@@ -80,10 +80,10 @@ pub fn scan_refs(text: &str) -> Vec<RefMatch> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() {
-            i += 1;
-            continue;
+    loop {
+        i = next_digit(bytes, i);
+        if i == bytes.len() {
+            break;
         }
         let prev = text[..i].chars().next_back();
         let blocked =
@@ -120,6 +120,26 @@ pub fn scan_refs(text: &str) -> Vec<RefMatch> {
         }
     }
     out
+}
+
+/// Where the first ASCII digit at or after `i` is (the length of `bytes` if none is). Every
+/// text of the site is scanned for numbers, and digits are rare in it: eight bytes are tested
+/// at a time, and only a word with a digit is looked at byte by byte (a byte at a time, this
+/// scan was 2% of a build's instructions).
+fn next_digit(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    while let Some(word) = bytes.get(i..i + 8) {
+        // `^ '0'` turns exactly the digits into bytes below 10; the test for "a byte below
+        // 10" below has no false negatives (nor false positives, for any number up to 128)
+        let t = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ (ONES * 0x30);
+        if t.wrapping_sub(ONES * 10) & !t & (ONES * 0x80) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    (bytes[i..].iter())
+        .position(u8::is_ascii_digit)
+        .map_or(bytes.len(), |k| i + k)
 }
 
 /// If a heading's text begins with a section number, splits it off: `7.1.0 Discarding Cards`
@@ -405,6 +425,29 @@ impl SectionIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_digit_finds_the_first_digit_wherever_it_is() {
+        // every digit at every position of texts up to three words of eight bytes long, among
+        // bytes next to the digits ('/' and ':' are just below and above them; `°` has the
+        // byte 0xB0, a digit with the high bit set)
+        for len in 0..24 {
+            for at in 0..=len {
+                for filler in ["a", "/", ":", "ж", "°", " "] {
+                    let mut text: Vec<u8> = filler.bytes().cycle().take(len).collect();
+                    if at < len {
+                        text[at] = b"0123456789"[at % 10];
+                    }
+                    for from in 0..=len {
+                        let expected = (text[from..].iter())
+                            .position(u8::is_ascii_digit)
+                            .map_or(len, |k| from + k);
+                        assert_eq!(next_digit(&text, from), expected, "{text:?} from {from}");
+                    }
+                }
+            }
+        }
+    }
 
     fn nums(text: &str) -> Vec<String> {
         scan_refs(text).into_iter().map(|m| m.number).collect()
