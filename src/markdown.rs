@@ -6,7 +6,7 @@
 //! chapter's sections are known, and once per reader language: that is how an English chapter
 //! published on the Ukrainian side links to Ukrainian pages without being parsed twice.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{
@@ -157,7 +157,7 @@ pub fn prepare_with<'s>(
     let mut st = State {
         src,
         aids,
-        linked: HashSet::new(),
+        linked: HashSet::default(),
         para_at: None,
         para_latin: 0,
         para_other: false,

@@ -6,7 +6,7 @@
 //! the site, and what a page takes from it is bounded (a capped list, the previews of the
 //! sections that page links to).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
@@ -47,9 +47,9 @@ pub struct Reading {
     pub common: BTreeMap<String, Vec<bool>>,
     /// Text language → section number → referrers, sorted, deduplicated. Keyed by language
     /// first so that a lookup borrows both keys (it is made under every numbered heading).
-    pub referenced_by: BTreeMap<String, HashMap<String, Vec<Referrer>>>,
+    pub referenced_by: BTreeMap<String, FxHashMap<String, Vec<Referrer>>>,
     /// (text language, section number) → (title, opening text).
-    pub previews: HashMap<(String, String), (String, String)>,
+    pub previews: FxHashMap<(String, String), (String, String)>,
 }
 
 fn number_key(n: &str) -> Vec<u64> {
@@ -180,8 +180,8 @@ impl Reading {
         };
         type Part = (
             String,
-            HashMap<String, Vec<Referrer>>,
-            HashMap<(String, String), (String, String)>,
+            FxHashMap<String, Vec<Referrer>>,
+            FxHashMap<(String, String), (String, String)>,
             Option<Vec<bool>>,
         );
         let parts: Vec<Part> = pages
@@ -205,8 +205,8 @@ impl Reading {
         pages: &[ChapterPage],
     ) -> (
         String,
-        HashMap<String, Vec<Referrer>>,
-        HashMap<(String, String), (String, String)>,
+        FxHashMap<String, Vec<Referrer>>,
+        FxHashMap<(String, String), (String, String)>,
         Option<Vec<bool>>,
     ) {
         let lang = lang.to_string();
@@ -221,9 +221,9 @@ impl Reading {
             );
             let parts: Vec<PagePart<'_>> = pages.par_iter().map(page_part).collect();
             let sections: usize = pages.iter().map(|p| 1 + p.prepared.headings.len()).sum();
-            let mut used: HashMap<u32, usize> = HashMap::new();
+            let mut used: FxHashMap<u32, usize> = FxHashMap::default();
             let mut refs: FxHashMap<&str, Vec<Referrer>> = FxHashMap::default();
-            let mut previews = HashMap::with_capacity(sections);
+            let mut previews = FxHashMap::with_capacity_and_hasher(sections, Default::default());
             for (page_refs, page_previews, terms) in parts {
                 for (target, r) in page_refs {
                     refs.entry(target).or_default().push(r);
@@ -240,7 +240,7 @@ impl Reading {
                 list.sort_unstable();
                 list.dedup();
             });
-            let referenced_by: HashMap<String, Vec<Referrer>> =
+            let referenced_by: FxHashMap<String, Vec<Referrer>> =
                 refs.into_iter().map(|(n, l)| (n.to_string(), l)).collect();
             let common = self.terms.get(&lang).map(|m| {
                 (0..m.len() as u32)

@@ -438,10 +438,10 @@ impl<'a> Renderer<'a> {
         let site = self.site;
         let resolver = site.resolver();
         let mut items: Vec<(Vec<u32>, GlossaryItem)> = Vec::new();
-        let mut seen_keys: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut seen_keys: rustc_hash::FxHashSet<&str> = Default::default();
         // every id on the page, and where each of this language's entries is in `items`
-        let mut page_anchors: std::collections::HashSet<String> = std::collections::HashSet::new();
-        let mut by_anchor: HashMap<&str, usize> = HashMap::new();
+        let mut page_anchors: rustc_hash::FxHashSet<String> = Default::default();
+        let mut by_anchor: rustc_hash::FxHashMap<&str, usize> = Default::default();
         // this language's entries, then the entries only other languages have (untranslated)
         let mut sources: Vec<&str> = vec![lang];
         sources.extend(site.config.others(lang).map(String::as_str));
