@@ -48,8 +48,9 @@ pub struct Reading {
     /// Text language → section number → referrers, sorted, deduplicated. Keyed by language
     /// first so that a lookup borrows both keys (it is made under every numbered heading).
     pub referenced_by: BTreeMap<String, FxHashMap<String, Vec<Referrer>>>,
-    /// (text language, section number) → (title, opening text).
-    pub previews: FxHashMap<(String, String), (String, String)>,
+    /// Text language → section number → (title, opening text); by language first, like
+    /// `referenced_by`, so a lookup borrows its keys.
+    pub previews: BTreeMap<String, FxHashMap<String, (String, String)>>,
 }
 
 fn number_key(n: &str) -> Vec<u64> {
@@ -159,12 +160,11 @@ fn page_part(
 impl Reading {
     /// Replaces the previews of one chapter of `lang` (the incremental rebuild, after an edit).
     pub fn set_chapter_previews(&mut self, lang: &str, old: &ChapterPage, new: &ChapterPage) {
+        let previews = self.previews.entry(lang.to_string()).or_default();
         for (n, _) in chapter_previews(old) {
-            self.previews.remove(&(lang.to_string(), n));
+            previews.remove(&n);
         }
-        for (n, preview) in chapter_previews(new) {
-            self.previews.insert((lang.to_string(), n), preview);
-        }
+        previews.extend(chapter_previews(new));
     }
 
     /// Gathers the site-wide facts from the rendered chapters of every language. It needs no
@@ -181,7 +181,7 @@ impl Reading {
         type Part = (
             String,
             FxHashMap<String, Vec<Referrer>>,
-            FxHashMap<(String, String), (String, String)>,
+            FxHashMap<String, (String, String)>,
             Option<Vec<bool>>,
         );
         let parts: Vec<Part> = pages
@@ -190,7 +190,7 @@ impl Reading {
             .collect();
         for (lang, refby, previews, common) in parts {
             r.referenced_by.insert(lang.clone(), refby);
-            r.previews.extend(previews);
+            r.previews.insert(lang.clone(), previews);
             if let Some(c) = common {
                 r.common.insert(lang, c);
             }
@@ -206,7 +206,7 @@ impl Reading {
     ) -> (
         String,
         FxHashMap<String, Vec<Referrer>>,
-        FxHashMap<(String, String), (String, String)>,
+        FxHashMap<String, (String, String)>,
         Option<Vec<bool>>,
     ) {
         let lang = lang.to_string();
@@ -228,9 +228,7 @@ impl Reading {
                 for (target, r) in page_refs {
                     refs.entry(target).or_default().push(r);
                 }
-                for (n, preview) in page_previews {
-                    previews.insert((lang.clone(), n), preview);
-                }
+                previews.extend(page_previews);
                 for t in terms {
                     *used.entry(t).or_default() += 1;
                 }

@@ -192,11 +192,7 @@ pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(St
         if !key(k) {
             continue;
         }
-        if let Some((t, body)) = site
-            .reading
-            .previews
-            .get(&(def.lang.clone(), n.to_string()))
-        {
+        if let Some((t, body)) = (site.reading.previews.get(&def.lang)).and_then(|p| p.get(n)) {
             files[k].insert(n, (t, body));
         }
     }
