@@ -367,11 +367,13 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
         if b - a <= HEAD_DOCS {
             continue;
         }
-        let mut order: Vec<usize> = (a..b).collect();
+        // (score, position in `docs`): the score beside its document, so the selections
+        // below compare values in place rather than look each one up.
+        let mut order: Vec<(f64, usize)> = (a..b).map(|x| (docs[x].1, x)).collect();
         // Only which documents make each tier matters, not their order within it: a
         // selection per cut, not a sort. Ties go by document, so the tiers are the same sets
         // a full sort would cut.
-        let by_score = |&x: &usize, &y: &usize| docs[y].1.total_cmp(&docs[x].1).then(x.cmp(&y));
+        let by_score = |x: &(f64, usize), y: &(f64, usize)| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1));
         let mut rest = &mut order[..];
         let mut size = HEAD_DOCS;
         let mut first = true;
@@ -387,7 +389,7 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
             }
             let (tier, more) = rest.split_at_mut(take);
             if !first {
-                for &x in tier.iter() {
+                for &(_, x) in tier.iter() {
                     piece[x].1 = next;
                 }
                 next += 1;
