@@ -1007,6 +1007,7 @@ pub fn write(
         s.push_str("]);\n");
         write_file(dir, &format!("search/d/{k}.js"), s.as_bytes())
     })?;
+    sw.lap("search: document chunks");
     Ok((
         1 + shard_ranges.len() + files.len() + pair_files.len() + chunks.len(),
         version,
