@@ -217,11 +217,14 @@ impl Renderer<'_> {
             };
             let c = &page.chapter;
             let at = print_page(&lang, id);
+            let terms = site.reading.term_links(&c.lang);
             Some(resolver.fill_with(
                 &page.prepared.html,
                 &page.prepared.pending,
                 at,
-                &mut |p, m, out| crate::reading_pages::fill_extra(site, &c.lang, at, p, m, out),
+                &mut |p, m, out| {
+                    crate::reading_pages::fill_extra(site, &c.lang, terms, at, p, m, out)
+                },
             ))
         };
         Ok(PrintPage {

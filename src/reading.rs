@@ -254,12 +254,30 @@ impl Reading {
         }
     }
 
-    /// The glossary anchor to link a term of `lang` to, unless the term is too common.
-    pub fn term_anchor(&self, lang: &str, term: u32) -> Option<&str> {
-        let m = self.terms.get(lang)?;
-        if self
-            .common
-            .get(lang)
+    /// The glossary links of text in `lang`: looked up once for a page, not once for each of
+    /// its links (each link looked the language up by name four times, twice for its opening
+    /// tag and twice for its closing one, and a 200-chapter build writes about 140,000 links
+    /// in its pages and print views).
+    pub fn term_links(&self, lang: &str) -> TermLinks<'_> {
+        TermLinks {
+            terms: self.terms.get(lang),
+            common: self.common.get(lang).map(Vec::as_slice),
+        }
+    }
+}
+
+/// The glossary terms of one text language, as [`Reading::term_links`] finds them.
+#[derive(Clone, Copy)]
+pub struct TermLinks<'a> {
+    terms: Option<&'a TermMatcher>,
+    common: Option<&'a [bool]>,
+}
+
+impl<'a> TermLinks<'a> {
+    /// The glossary anchor to link a term to, unless the term is too common.
+    pub fn anchor(&self, term: u32) -> Option<&'a str> {
+        let m = self.terms?;
+        if (self.common)
             .and_then(|c| c.get(term as usize))
             .copied()
             .unwrap_or(false)

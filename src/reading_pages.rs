@@ -12,6 +12,7 @@ use std::fmt::Write;
 
 use crate::glossary::alias_anchor;
 use crate::html::{escape, escape_into};
+use crate::reading::TermLinks;
 use crate::reading::REFERENCED_BY_CAP;
 use crate::render::display_term;
 use crate::site::{Site, PAGE_ROOT};
@@ -31,6 +32,7 @@ pub fn script_json(v: &impl serde::Serialize) -> String {
 pub fn fill_extra(
     site: &Site,
     text_lang: &str,
+    terms: TermLinks<'_>,
     page: Page<'_>,
     p: &Pending,
     mark: Mark,
@@ -38,7 +40,7 @@ pub fn fill_extra(
 ) {
     match (p, mark) {
         (Pending::Term { term }, Mark::Open) => {
-            if let Some(anchor) = site.reading.term_anchor(text_lang, *term) {
+            if let Some(anchor) = terms.anchor(*term) {
                 // chapter pages sit next to their language's glossary: keep the link short,
                 // there are many of them
                 out.push_str("<a class=\"gl\" href=\"");
@@ -61,9 +63,7 @@ pub fn fill_extra(
                 out.push_str("\">");
             }
         }
-        (Pending::Term { term }, Mark::Close)
-            if site.reading.term_anchor(text_lang, *term).is_some() =>
-        {
+        (Pending::Term { term }, Mark::Close) if terms.anchor(*term).is_some() => {
             out.push_str("</a>");
         }
         (Pending::Section { number }, _) => referenced_by(site, text_lang, page, number, out),

@@ -288,11 +288,12 @@ impl<'a> Renderer<'a> {
             root: PAGE_ROOT,
             print: false,
         };
+        let terms = site.reading.term_links(&c.lang);
         let html = site.resolver().fill_with(
             &page.prepared.html,
             &page.prepared.pending,
             at,
-            &mut |p, m, out| crate::reading_pages::fill_extra(site, &c.lang, at, p, m, out),
+            &mut |p, m, out| crate::reading_pages::fill_extra(site, &c.lang, terms, at, p, m, out),
         );
         let mut title_refby = String::new();
         if let Some(n) = &page.title_number {
