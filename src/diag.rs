@@ -130,8 +130,10 @@ pub struct LineIndex<'a> {
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
+        // every chapter gets one (for the lines of its diagnostics): memchr's search of the
+        // bytes is several times faster than `match_indices` on them
         let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex { text, starts }
     }
 
