@@ -245,6 +245,7 @@ fn main() -> ExitCode {
                 base_url,
                 strict,
                 safe,
+                exit_after: true,
             };
             let mut diags = Diagnostics::default();
             let result = build(&opts, &mut diags);
