@@ -637,6 +637,8 @@ fn measure_search() {
         // keystrokes: each query typed letter by letter, the time from the input event to
         // the results on screen, every keystroke
         let mut times = Vec::new();
+        // (milliseconds, query so far): the slowest keystrokes, to see what they waited for
+        let mut slowest: Vec<(f64, String)> = Vec::new();
         for q in later.iter().chain(later.iter()) {
             b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
             let mut typed = String::new();
@@ -653,8 +655,12 @@ fn measure_search() {
                     "results",
                 );
                 times.push(t.as_f64().unwrap());
+                slowest.push((t.as_f64().unwrap(), typed.clone()));
             }
         }
+        slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+        slowest.truncate(5);
+        println!("{lang} slowest keystrokes: {slowest:?}");
         times.sort_by(f64::total_cmp);
         let p = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
         println!("{lang} keystroke to results: {} keystrokes, median {:.1} ms, p95 {:.1} ms, max {:.1} ms", times.len(), p(0.5), p(0.95), p(1.0));
