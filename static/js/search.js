@@ -18,6 +18,13 @@
      the list is shown. The others are placeholders until they scroll into view: about five
      results fill the panel (70vh), and a document chunk is most of a later search's bytes. */
   var EAGER = 5;
+  /* Tiers still out whose bounds are at least this share of the largest are loaded in the
+     same round as its tier (a typo expansion's shard still comes alone, and only when its
+     bound is the largest). The prefix expansions of a short word have bounds close together,
+     and one at a time each took a round trip: `жетон ви`, typed at 2,000 chapters, waited
+     870 ms for its 14 tier files one after the other, and 360 ms in batches; eight queries
+     typed letter by letter load the same files either way. (0.8 loaded 4% more bytes.) */
+  var BATCH = 0.9;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null;
@@ -482,8 +489,9 @@
   }
   /* Ranks, loading tiers until the results are proven. In each language not proven yet, the
      next tier of the expansion with the largest bound is loaded (that bound is its word's,
-     the one that keeps the most documents in doubt), then the proof runs again with the
-     tighter bounds; it always ends, at the latest once every tier is in (then all is exact).
+     the one that keeps the most documents in doubt), together with the next tiers of the
+     expansions whose bounds are within BATCH of it; then the proof runs again with the
+     tighter bounds. It always ends, at the latest once every tier is in (then all is exact).
      With S.exhaustive set (for tests), every tier of every expansion is loaded first: the
      ranking must be the same. A run that a newer one has replaced (the next keystroke)
      stops loading and fails: its results would not be shown, and its tiers would only slow
@@ -508,7 +516,11 @@
         r.open.forEach(function (o) {
           if (o.bound[li] > 0 && (!top || o.bound[li] > top.bound[li])) top = o;
         });
-        if (top) want.add(top.p ? "search/r/" + nextFile(top.p, li) + ".js" : "search/t/" + shardOf(top.term) + ".js");
+        r.open.forEach(function (o) {
+          if (o === top || (top && top.p && o.p && o.bound[li] >= top.bound[li] * BATCH)) {
+            want.add(o.p ? "search/r/" + nextFile(o.p, li) + ".js" : "search/t/" + shardOf(o.term) + ".js");
+          }
+        });
       });
     }
     if (!want.size) return Promise.resolve(rank(words));
