@@ -525,6 +525,30 @@ fn search_at_once(b: &Browser, query: &str) {
     );
 }
 
+/// Types `query` letter by letter, each prefix's results on screen before the next letter.
+/// Returns, for each keystroke, the milliseconds to its results (`RulebookSearch.lastMillis`)
+/// and the query typed so far.
+fn type_slowly(b: &Browser, query: &str) -> Vec<(f64, String)> {
+    b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+    let mut typed = String::new();
+    let mut times = Vec::new();
+    for c in query.chars() {
+        typed.push(c);
+        b.js("window.RulebookSearch.lastMillis = null;");
+        b.type_into("#search-input", &c.to_string());
+        if typed.trim().is_empty() {
+            continue;
+        }
+        let t = b.wait_until(
+            &format!("var r = document.getElementById('search-results'); return r.getAttribute('data-query') === {} && window.RulebookSearch.lastMillis", Value::String(typed.clone())),
+            20,
+            "results",
+        );
+        times.push((t.as_f64().unwrap(), typed.clone()));
+    }
+    times
+}
+
 /// Files the page fetched for search since the last call (resource timing), and their gzip
 /// sizes.
 fn fetched(b: &Browser, server: &str, public: &Path) -> (Vec<String>, u64) {
@@ -599,6 +623,9 @@ fn measure_search() {
         b.goto(&format!("{}{lang}/", server.url));
         b.wait_until("return document.readyState === 'complete'", 20, "page load");
         // bytes of whole queries (entered at once), then of the same typed letter by letter
+        // bytes of whole queries (entered at once), then of the same typed letter by letter
+        // as fast as the driver types (the searches of most prefixes are replaced before
+        // they load anything)
         for typed in [false, true] {
             b.goto(&format!("{}{lang}/", server.url));
             b.wait_until("return document.readyState === 'complete'", 20, "page load");
@@ -640,22 +667,9 @@ fn measure_search() {
         // (milliseconds, query so far): the slowest keystrokes, to see what they waited for
         let mut slowest: Vec<(f64, String)> = Vec::new();
         for q in later.iter().chain(later.iter()) {
-            b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
-            let mut typed = String::new();
-            for c in q.chars() {
-                typed.push(c);
-                b.js("window.RulebookSearch.lastMillis = null;");
-                b.type_into("#search-input", &c.to_string());
-                if typed.trim().is_empty() {
-                    continue;
-                }
-                let t = b.wait_until(
-                    &format!("var r = document.getElementById('search-results'); return r.getAttribute('data-query') === {} && window.RulebookSearch.lastMillis", Value::String(typed.clone())),
-                    20,
-                    "results",
-                );
-                times.push(t.as_f64().unwrap());
-                slowest.push((t.as_f64().unwrap(), typed.clone()));
+            for (t, typed) in type_slowly(&b, q) {
+                times.push(t);
+                slowest.push((t, typed));
             }
         }
         slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -664,5 +678,33 @@ fn measure_search() {
         times.sort_by(f64::total_cmp);
         let p = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
         println!("{lang} keystroke to results: {} keystrokes, median {:.1} ms, p95 {:.1} ms, max {:.1} ms", times.len(), p(0.5), p(0.95), p(1.0));
+        // bytes of the same queries typed slowly (each prefix's results on screen before the
+        // next letter: every prefix is searched to the end), in a browser with nothing cached
+        let fresh = Browser::start(1200, 800);
+        fresh.goto(&format!("{}{lang}/", server.url));
+        fresh.wait_until("return document.readyState === 'complete'", 20, "page load");
+        fetched(&fresh, &server.url, &public);
+        type_slowly(&fresh, first);
+        let (files, bytes) = fetched(&fresh, &server.url, &public);
+        println!(
+            "{lang} first search {first:?} slowly: {bytes} B gz in {} files",
+            files.len()
+        );
+        let mut sizes = Vec::new();
+        for q in later {
+            type_slowly(&fresh, q);
+            let (files, bytes) = fetched(&fresh, &server.url, &public);
+            println!(
+                "{lang} later search {q:?} slowly: {bytes} B gz in {} files",
+                files.len()
+            );
+            sizes.push(bytes);
+        }
+        sizes.sort_unstable();
+        println!(
+            "{lang} later searches slowly: median {} B, max {} B",
+            sizes[sizes.len() / 2],
+            sizes[sizes.len() - 1]
+        );
     }
 }
