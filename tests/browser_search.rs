@@ -623,7 +623,6 @@ fn measure_search() {
         b.goto(&format!("{}{lang}/", server.url));
         b.wait_until("return document.readyState === 'complete'", 20, "page load");
         // bytes of whole queries (entered at once), then of the same typed letter by letter
-        // bytes of whole queries (entered at once), then of the same typed letter by letter
         // as fast as the driver types (the searches of most prefixes are replaced before
         // they load anything)
         for typed in [false, true] {
