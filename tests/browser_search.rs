@@ -574,6 +574,43 @@ fn fetched(b: &Browser, server: &str, public: &Path) -> (Vec<String>, u64) {
     (files, bytes)
 }
 
+/// Prints the gzip bytes that the search `first`, then each of `later`, fetch on a fresh page
+/// of `lang` in `b`, each put in by `go`; then the median and the largest of the later ones.
+fn searches_bytes(
+    b: &Browser,
+    server: &str,
+    public: &Path,
+    how: &str,
+    (lang, first, later): (&str, &str, &[&str]),
+    go: impl Fn(&Browser, &str),
+) {
+    b.goto(&format!("{server}{lang}/"));
+    b.wait_until("return document.readyState === 'complete'", 20, "page load");
+    fetched(b, server, public);
+    go(b, first);
+    let (files, bytes) = fetched(b, server, public);
+    println!(
+        "{lang} first search {first:?} {how}: {bytes} B gz in {} files: {files:?}",
+        files.len()
+    );
+    let mut sizes = Vec::new();
+    for q in later {
+        go(b, q);
+        let (files, bytes) = fetched(b, server, public);
+        println!(
+            "{lang} later search {q:?} {how}: {bytes} B gz in {} files: {files:?}",
+            files.len()
+        );
+        sizes.push(bytes);
+    }
+    sizes.sort_unstable();
+    println!(
+        "{lang} later searches {how}: median {} B, max {} B",
+        sizes[sizes.len() / 2],
+        sizes[sizes.len() - 1]
+    );
+}
+
 /// Measures a built site (not a check: speed is never asserted). Run with
 /// `RULEBOOK_SEARCH_BENCH=path/to/public cargo test --release --test browser_search -- --ignored --nocapture`.
 /// Prints the gzip bytes of the first and later searches and the keystroke-to-results times.
@@ -620,46 +657,27 @@ fn measure_search() {
             ][..],
         ),
     ] {
-        b.goto(&format!("{}{lang}/", server.url));
-        b.wait_until("return document.readyState === 'complete'", 20, "page load");
         // bytes of whole queries (entered at once), then of the same typed letter by letter
         // as fast as the driver types (the searches of most prefixes are replaced before
         // they load anything)
-        for typed in [false, true] {
-            b.goto(&format!("{}{lang}/", server.url));
-            b.wait_until("return document.readyState === 'complete'", 20, "page load");
-            fetched(&b, &server.url, &public);
-            let how = if typed { "typed" } else { "entered" };
-            let go = |q: &str| {
-                if typed {
-                    search(&b, q);
-                } else {
-                    search_at_once(&b, q)
-                }
-            };
-            go(first);
-            let (files, bytes) = fetched(&b, &server.url, &public);
-            println!(
-                "{lang} first search {first:?} {how}: {bytes} B gz in {} files: {files:?}",
-                files.len()
-            );
-            let mut sizes = Vec::new();
-            for q in later {
-                go(q);
-                let (files, bytes) = fetched(&b, &server.url, &public);
-                println!(
-                    "{lang} later search {q:?} {how}: {bytes} B gz in {} files: {files:?}",
-                    files.len()
-                );
-                sizes.push(bytes);
-            }
-            sizes.sort_unstable();
-            println!(
-                "{lang} later searches {how}: median {} B, max {} B",
-                sizes[sizes.len() / 2],
-                sizes[sizes.len() - 1]
-            );
-        }
+        searches_bytes(
+            &b,
+            &server.url,
+            &public,
+            "entered",
+            (lang, first, later),
+            search_at_once,
+        );
+        searches_bytes(
+            &b,
+            &server.url,
+            &public,
+            "typed",
+            (lang, first, later),
+            |b, q| {
+                search(b, q);
+            },
+        );
         // keystrokes: each query typed letter by letter, the time from the input event to
         // the results on screen, every keystroke
         let mut times = Vec::new();
@@ -680,30 +698,15 @@ fn measure_search() {
         // bytes of the same queries typed slowly (each prefix's results on screen before the
         // next letter: every prefix is searched to the end), in a browser with nothing cached
         let fresh = Browser::start(1200, 800);
-        fresh.goto(&format!("{}{lang}/", server.url));
-        fresh.wait_until("return document.readyState === 'complete'", 20, "page load");
-        fetched(&fresh, &server.url, &public);
-        type_slowly(&fresh, first);
-        let (files, bytes) = fetched(&fresh, &server.url, &public);
-        println!(
-            "{lang} first search {first:?} slowly: {bytes} B gz in {} files",
-            files.len()
-        );
-        let mut sizes = Vec::new();
-        for q in later {
-            type_slowly(&fresh, q);
-            let (files, bytes) = fetched(&fresh, &server.url, &public);
-            println!(
-                "{lang} later search {q:?} slowly: {bytes} B gz in {} files",
-                files.len()
-            );
-            sizes.push(bytes);
-        }
-        sizes.sort_unstable();
-        println!(
-            "{lang} later searches slowly: median {} B, max {} B",
-            sizes[sizes.len() / 2],
-            sizes[sizes.len() - 1]
+        searches_bytes(
+            &fresh,
+            &server.url,
+            &public,
+            "slowly",
+            (lang, first, later),
+            |b, q| {
+                type_slowly(b, q);
+            },
         );
     }
 }
