@@ -517,8 +517,9 @@
         r.open.forEach(function (o) {
           if (o.bound[li] > 0 && (!top || o.bound[li] > top.bound[li])) top = o;
         });
+        if (!top) return;
         r.open.forEach(function (o) {
-          if (o === top || (top && top.p && o.p && o.bound[li] >= top.bound[li] * BATCH)) {
+          if (o === top || (top.p && o.p && o.bound[li] >= top.bound[li] * BATCH)) {
             want.add(o.p ? "search/r/" + nextFile(o.p, li) + ".js" : "search/t/" + shardOf(o.term) + ".js");
           }
         });
