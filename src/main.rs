@@ -21,15 +21,29 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// The option must be set before the first allocation, which reserves the first arena and
 /// happens before `main` (the runtime allocates while setting up): so it is set by a process
 /// constructor, from `.init_array`.
+///
+/// Freed memory is given back to the system after 10 ms, not mimalloc 3's default of a second
+/// (a build is over within two): analysis tables, rendered pages and the print views are freed
+/// while the rest of the build still runs, and were held to the end. The 2,000-chapter build
+/// peaked about 80 MiB lower (590 → 510 MiB, medians of 5), in the same wall time within the
+/// noise (tmpfs and ext4, 200 and 2,000 chapters, alternating runs); 10 ms is mimalloc 2's
+/// default. `MIMALLOC_PURGE_DELAY` in the environment still decides when it is set.
 #[cfg(target_os = "linux")]
 mod allocator {
-    /// `mi_option_arena_eager_commit` in mimalloc.h's `mi_option_e` (the crate names no
-    /// constant for it).
+    /// `mi_option_arena_eager_commit` and `mi_option_purge_delay` in mimalloc 3's
+    /// `mi_option_e` (the crate names no constants for them).
     const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+    const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
     extern "C" fn tune() {
-        // SAFETY: sets a plain integer option; allocates nothing and touches no Rust state.
-        unsafe { libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0) };
+        // SAFETY: sets plain integer options and reads the environment through libc, which
+        // is ready before constructors run; allocates nothing and touches no Rust state.
+        unsafe {
+            libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0);
+            if libc::getenv(c"MIMALLOC_PURGE_DELAY".as_ptr()).is_null() {
+                libmimalloc_sys::mi_option_set(PURGE_DELAY, 10);
+            }
+        }
     }
 
     #[used]
