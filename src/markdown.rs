@@ -872,81 +872,95 @@ impl<'s> State<'s> {
         }
         let rel = dest.split(['#', '?']).next().unwrap_or(dest);
         let rel = percent_decode(rel);
-        let path = if let Some(abs) = rel.strip_prefix('/') {
-            self.src.site_root.join("static").join(abs)
-        } else {
-            lexical_join(self.src.dir, &rel)
+        let content = self.src.site_root.join("content");
+        let statics = self.src.site_root.join("static");
+        // `/img/x.png` is the site's `static/img/x.png`; anything else is relative to the
+        // chapter. Only two places may hold images: `content/` (copied into `media/`) and
+        // `static/` (copied as it is). Elsewhere in the site are the user's own files
+        // (`.env`, `.git/`, drafts), which a path like `../../.env` must never publish.
+        let path = match rel.strip_prefix('/') {
+            Some(abs) => lexical_join(&statics, abs),
+            None => lexical_join(self.src.dir, &rel),
         };
-        if !path.starts_with(self.src.site_root) {
-            self.out.diags.push(Diagnostic::warning(
-                "image-outside-site",
-                self.src.file,
-                line,
-                format!("image `{dest}` points outside the site and is not copied"),
-            ));
-            return placeholder_image(alt);
-        }
-        if rel.starts_with('/') {
-            if !path.is_file() {
+        let (base, under) = match (path.strip_prefix(&content), path.strip_prefix(&statics)) {
+            (Ok(r), _) => (Place::Content, r),
+            (_, Ok(r)) => (Place::Static, r),
+            _ => {
+                let (code, what) = if path.starts_with(self.src.site_root) {
+                    (
+                        "image-outside-content",
+                        "is neither in content/ nor in static/",
+                    )
+                } else {
+                    ("image-outside-site", "points outside the site")
+                };
                 self.out.diags.push(Diagnostic::warning(
-                    "missing-image",
+                    code,
                     self.src.file,
                     line,
-                    format!(
-                        "image `{dest}` does not exist (looked for {})",
-                        crate::diag::display_path(&path, self.src.site_root).display()
-                    ),
+                    format!("image `{dest}` {what} and is not copied; put it beside the chapter, or in static/ and write `/` and its path there"),
                 ));
                 return placeholder_image(alt);
             }
-            return format!(
-                "<img src=\"{}static/{}\" alt=\"{alt_attr}\"{title_attr} loading=\"lazy\">",
-                self.src.root,
-                escape(rel.trim_start_matches('/'))
-            );
+        };
+        let to = under.to_string_lossy().replace('\\', "/");
+        if let Some(why) = not_publishable(&to) {
+            self.out.diags.push(Diagnostic::warning(
+                "image-not-copied",
+                self.src.file,
+                line,
+                format!("image `{dest}` {why}, so it is not copied"),
+            ));
+            return placeholder_image(alt);
         }
-        let content = self.src.site_root.join("content");
-        match std::fs::canonicalize(&path) {
-            Ok(real) if real.is_file() => {
-                let root_real = std::fs::canonicalize(self.src.site_root)
-                    .unwrap_or_else(|_| self.src.site_root.to_path_buf());
-                if !real.starts_with(&root_real) {
-                    self.out.diags.push(Diagnostic::warning(
-                        "image-outside-site",
-                        self.src.file,
-                        line,
-                        format!(
-                            "image `{dest}` is a link to a file outside the site and is not copied"
-                        ),
-                    ));
-                    return placeholder_image(alt);
-                }
-                let to = path
-                    .strip_prefix(&content)
-                    .unwrap_or(&path)
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                self.out.images.push(ImageCopy {
-                    from: real,
-                    to: to.clone(),
-                });
-                let url: String = to.split('/').map(url_segment).collect::<Vec<_>>().join("/");
-                format!(
-                    "<img src=\"{}media/{}\" alt=\"{alt_attr}\"{title_attr} loading=\"lazy\">",
-                    self.src.root,
-                    escape(&url)
-                )
-            }
+        let real = match std::fs::canonicalize(&path) {
+            Ok(real) if real.is_file() => real,
             _ => {
                 self.out.diags.push(Diagnostic::warning(
                     "missing-image",
                     self.src.file,
                     line,
-                    format!("image `{dest}` does not exist; a placeholder with its description is shown"),
+                    format!(
+                        "image `{dest}` does not exist (looked for {}); a placeholder with its description is shown",
+                        crate::diag::display_path(&path, self.src.site_root).display()
+                    ),
                 ));
-                placeholder_image(alt)
+                return placeholder_image(alt);
+            }
+        };
+        // A link in content/ may point anywhere: what it points to must be in the site and
+        // pass the same test under its real name.
+        let root_real = std::fs::canonicalize(self.src.site_root)
+            .unwrap_or_else(|_| self.src.site_root.to_path_buf());
+        let real_under = real
+            .strip_prefix(&root_real)
+            .map(|r| r.to_string_lossy().replace('\\', "/"));
+        match real_under {
+            Ok(r) if not_publishable(&r).is_none() => {}
+            _ => {
+                self.out.diags.push(Diagnostic::warning(
+                    "image-outside-site",
+                    self.src.file,
+                    line,
+                    format!("image `{dest}` is a link to a file outside the site (or to a hidden or non-image file) and is not copied"),
+                ));
+                return placeholder_image(alt);
             }
         }
+        let url: String = to.split('/').map(url_segment).collect::<Vec<_>>().join("/");
+        let folder = match base {
+            Place::Content => {
+                self.out.images.push(ImageCopy { from: real, to });
+                "media"
+            }
+            // copied with the rest of static/ (theme.rs), under the same name
+            Place::Static => "static",
+        };
+        format!(
+            "<img src=\"{}{folder}/{}\" alt=\"{alt_attr}\"{title_attr} loading=\"lazy\">",
+            self.src.root,
+            escape(&url)
+        )
     }
 }
 
@@ -982,6 +996,31 @@ where
 }
 
 /// A missing picture, described in words: what a screen reader says and what a reader sees.
+/// Where a local image lives: `content/` (copied into `media/`) or `static/`.
+enum Place {
+    Content,
+    Static,
+}
+
+/// The file types an image may have: what browsers show in `<img>`.
+const IMAGE_TYPES: &[&str] = &[
+    "apng", "avif", "bmp", "gif", "ico", "jpeg", "jpg", "png", "svg", "webp",
+];
+
+/// Why the file at `rel` (a path with `/` below `content/`, `static/` or the site) may not be
+/// published as an image, if it may not: a hidden file or folder (`.git/`, `.env`) is never
+/// the site's, and a file of another type is not an image, whatever `![...]()` says.
+fn not_publishable(rel: &str) -> Option<&'static str> {
+    if rel.split('/').any(|part| part.starts_with('.')) {
+        return Some("is a hidden file or in a hidden folder");
+    }
+    let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    match ext {
+        Some(e) if !e.contains('/') && IMAGE_TYPES.contains(&e.as_str()) => None,
+        _ => Some("is not an image file (.png, .jpg, .gif, .svg, .webp, .avif, …)"),
+    }
+}
+
 fn placeholder_image(alt: &str) -> String {
     let alt = if alt.trim().is_empty() {
         "image"

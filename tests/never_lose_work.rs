@@ -234,3 +234,64 @@ fn links_out_of_the_site_are_not_followed() {
     assert!(!out.join("en/secret").exists() && !out.join("en/inner").exists());
     assert!(out.join("en/inside/index.html").is_file());
 }
+
+/// Images may come from `content/` and `static/` only: the site's other files (`.env`,
+/// `.git/`) are the user's, and a chapter that points at them must not publish them, nor the
+/// absolute path of the machine that built it.
+#[test]
+fn images_elsewhere_in_the_site_are_not_published() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/01-a.md",
+            "---\nid: a\ntitle: A\n---\nText.\n\n![env](../../.env)\n\n![git](../../.git/config.png)\n\n![hidden](.hidden/p.png)\n\n![text](notes.txt)\n\n![ok](pic.png) ![shared](../../static/img/s.png) ![abs](/img/s.png)\n",
+        ),
+        (".env", "API_KEY=TOP-SECRET-TEXT\n"),
+        (".git/config.png", "TOP-SECRET-TEXT"),
+        ("content/en/.hidden/p.png", "TOP-SECRET-TEXT"),
+        ("content/en/notes.txt", "TOP-SECRET-TEXT"),
+        ("content/en/pic.png", "PNG"),
+        ("static/img/s.png", "PNG"),
+    ]);
+    let d = dir.path();
+    let r = build_ok(d);
+    for (code, line) in [
+        ("image-outside-content", 7),
+        ("image-outside-content", 9),
+        ("image-not-copied", 11),
+        ("image-not-copied", 13),
+    ] {
+        let want = format!("warning[{code}]: content/en/01-a.md:{line}:");
+        assert!(r.stderr.contains(&want), "no {want}:\n{}", r.stderr);
+    }
+    let out = d.join("public");
+    let machine = d.to_string_lossy().into_owned();
+    for (path, bytes) in snapshot(&out) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("TOP-SECRET-TEXT"),
+            "{} holds a file that is not an image of the site",
+            path.display()
+        );
+        assert!(
+            !path
+                .to_string_lossy()
+                .contains(machine.trim_start_matches('/'))
+                && !text.contains(&machine),
+            "{} names the folder the site was built in",
+            path.display()
+        );
+    }
+    let srcs = attrs(&page(&out.join("en/a/index.html")), "main img[src]", "src");
+    assert_eq!(
+        srcs,
+        [
+            "../../media/en/pic.png",
+            "../../static/img/s.png",
+            "../../static/img/s.png"
+        ],
+        "{srcs:?}"
+    );
+    assert_eq!(std::fs::read(out.join("media/en/pic.png")).unwrap(), b"PNG");
+    assert_eq!(std::fs::read(out.join("static/img/s.png")).unwrap(), b"PNG");
+}
