@@ -473,6 +473,21 @@ impl<'s> State<'s> {
             Some((n, rest)) => (Some(n.clone()), rest.to_string()),
             None => (None, text.trim().to_string()),
         };
+        // An id of the form of a section number would take the anchor, and with it the
+        // cross-references, of the section of that number: in a text with sections it is
+        // not taken.
+        let id = match id {
+            Some(i) if self.src.sections && split_heading_number(&i).is_some() => {
+                self.out.diags.push(Diagnostic::warning(
+                    "heading-id",
+                    self.src.file,
+                    line,
+                    format!("heading id `{i}` looks like a section number, which is the anchor of that section only; the id is not used (choose one with a letter in it)"),
+                ));
+                None
+            }
+            other => other,
+        };
         let wanted = match (&id, &number) {
             (Some(id), _) => id.to_string(),
             (None, Some(n)) => n.clone(),
@@ -484,7 +499,18 @@ impl<'s> State<'s> {
             self.used_anchors.insert(wanted.clone());
             wanted
         } else {
-            self.unique_anchor(wanted)
+            let got = self.unique_anchor(wanted.clone());
+            if id.is_some() && got != wanted {
+                // a slug is renamed quietly (two headings of the same title are normal); an
+                // id was chosen, and links written to it would go elsewhere
+                self.out.diags.push(Diagnostic::warning(
+                    "heading-id",
+                    self.src.file,
+                    line,
+                    format!("heading id `{wanted}` is already used on this page (by an earlier heading or by the theme); this heading gets `{got}`"),
+                ));
+            }
+            got
         };
         if self.src.sections {
             self.end_paragraph();

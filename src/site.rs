@@ -242,6 +242,7 @@ fn load_inner(
 
     // Render every chapter's Markdown once, in parallel.
     let site_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let page_ids = theme.page_ids();
     let mut pages: BTreeMap<String, Vec<ChapterPage>> = BTreeMap::new();
     for (lang, chapters) in content.chapters {
         let syms = &symbols[&lang];
@@ -252,7 +253,8 @@ fn load_inner(
         let rendered: Vec<ChapterPage> = chapters
             .into_par_iter()
             .map(|chapter| {
-                let mut page = prepare_chapter(chapter, config.safe, &site_root, syms, aids);
+                let mut page =
+                    prepare_chapter(chapter, config.safe, &site_root, syms, aids, &page_ids);
                 if sources == Sources::Release {
                     page.chapter.body = String::new();
                 }
@@ -417,6 +419,7 @@ pub fn prepare_chapter(
     site_root: &Path,
     syms: &Symbols,
     aids: markdown::Aids<'_>,
+    page_ids: &[String],
 ) -> ChapterPage {
     if let std::borrow::Cow::Owned(s) = crate::xref::scrub(&chapter.body) {
         chapter.body = s;
@@ -425,7 +428,8 @@ pub fn prepare_chapter(
         Some((n, rest)) => (Some(n), rest.to_string()),
         None => (None, chapter.title.clone()),
     };
-    let reserved: Vec<String> = title_number.iter().cloned().collect();
+    // the chapter title's number is its own anchor; the theme's ids are the page's
+    let reserved: Vec<String> = title_number.iter().chain(page_ids).cloned().collect();
     let dir = chapter
         .dir
         .canonicalize()

@@ -76,6 +76,32 @@ fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<se
 }
 
 impl Theme {
+    /// The ids the theme itself gives elements of a chapter page (`main`, `search-input`, and
+    /// the one `reading.js` makes): a heading must not take one, or the skip link, the search
+    /// box or a link to `#main` would find the heading instead. Read from `chapter.html` and
+    /// the templates it extends or includes, so a site's own theme reserves its own ids; an
+    /// id written with a Tera expression is not a fixed one and is left out.
+    pub fn page_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = vec!["rb-tip".to_string()];
+        let mut todo = vec!["chapter.html".to_string()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(src) = self.templates.get(&name) else {
+                continue;
+            };
+            ids.extend(quoted_after(src, " id=\"").filter(|v| !v.contains('{')));
+            for tag in ["{% extends \"", "{% include \""] {
+                todo.extend(quoted_after(src, tag));
+            }
+        }
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+
     pub fn load(site_root: &Path, languages: &[String], diags: &mut Diagnostics) -> Theme {
         let mut theme = Theme::default();
         let mut embedded_strings: BTreeMap<String, serde_json::Value> = BTreeMap::new();
@@ -259,4 +285,12 @@ impl Theme {
             StaticFile::Disk(p) => std::fs::read(p),
         }
     }
+}
+
+/// Each value written as `<prefix>value"` in `src`.
+fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = String> + 's {
+    src.match_indices(prefix).filter_map(move |(at, _)| {
+        let rest = &src[at + prefix.len()..];
+        rest.find('"').map(|end| rest[..end].to_string())
+    })
 }

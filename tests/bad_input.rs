@@ -511,6 +511,27 @@ fn cases() -> Vec<Case> {
         .strict()
         .at("missing-image", NEW, 6),
         case(
+            "heading id of the form of a section number",
+            NEW,
+            chapter("\n## C {#9.9.0}\n"),
+        )
+        .strict()
+        .at("heading-id", NEW, 6),
+        case(
+            "heading id the theme uses for the main content",
+            NEW,
+            chapter("\n## E {#main}\n"),
+        )
+        .strict()
+        .at("heading-id", NEW, 6),
+        case(
+            "heading id used twice",
+            NEW,
+            chapter("\n## G {#g}\n\n## H {#g}\n"),
+        )
+        .strict()
+        .at("heading-id", NEW, 8),
+        case(
             "javascript: link",
             NEW,
             chapter("\n\n[x](javascript:alert(1))\n"),

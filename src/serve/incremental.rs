@@ -170,6 +170,7 @@ impl Live {
                     terms: self.site.reading.terms.get(&lang),
                     latin_lang: latin.as_deref(),
                 },
+                &self.site.theme.page_ids(),
             );
             let old_defs = crate::site::section_defs(&lang, old);
             let new_defs = crate::site::section_defs(&lang, &page);
