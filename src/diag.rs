@@ -72,15 +72,35 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(f, "{level}[{}]: {}", self.kind, self.file.display())?;
+        write!(f, "{level}[{}]: ", self.kind)?;
+        write_plain(f, &self.file.display().to_string(), false)?;
         if self.line > 0 {
             write!(f, ":{}", self.line)?;
             if self.column > 0 {
                 write!(f, ":{}", self.column)?;
             }
         }
-        write!(f, ": {}", self.message)
+        f.write_str(": ")?;
+        write_plain(f, &self.message, true)
     }
+}
+
+/// Writes `text` with its control characters shown as `\u{..}` escapes: file names and
+/// messages quote the content, and an escape sequence in a file name (ESC `[2J`…) would
+/// otherwise be run by the terminal that shows the report. A line break stays one in a
+/// message (some span lines) but not in a file name, which must stay on its line.
+fn write_plain(f: &mut fmt::Formatter<'_>, text: &str, breaks: bool) -> fmt::Result {
+    if !text.chars().any(char::is_control) {
+        return f.write_str(text);
+    }
+    for c in text.chars() {
+        if c.is_control() && !(breaks && (c == '\n' || c == '\t')) {
+            write!(f, "{}", c.escape_unicode())?;
+        } else {
+            write!(f, "{c}")?;
+        }
+    }
+    Ok(())
 }
 
 /// A list of findings; sorted before it is shown so the report does not depend on thread timing.
@@ -168,6 +188,20 @@ pub fn display_path(path: &Path, root: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn control_characters_are_shown_not_sent_to_the_terminal() {
+        let d = super::Diagnostic::error(
+            "io",
+            "content/en/a\u{1b}[2J\nb.md",
+            3,
+            "bad \u{1b}[31m\nnext",
+        );
+        assert_eq!(
+            d.to_string(),
+            "error[io]: content/en/a\\u{1b}[2J\\u{a}b.md:3: bad \\u{1b}[31m\nnext"
+        );
+    }
+
     use super::*;
 
     #[test]
