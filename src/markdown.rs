@@ -791,7 +791,8 @@ impl<'s> State<'s> {
                 .map(|(p, f)| (p, Some(f)))
                 .unwrap_or((d, None));
             if path.ends_with(".md") {
-                let target = lexical_join(self.src.dir, path);
+                // `my%20file.md` names `my file.md`, as an image path does
+                let target = lexical_join(self.src.dir, &percent_decode(path));
                 let idx = self.out.pending.len();
                 self.out
                     .pending

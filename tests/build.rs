@@ -594,3 +594,25 @@ fn glossary_list_and_a_themes_own_layout_of_it_agree() {
         assert_eq!(&texts(&doc, ".mine .def"), definitions, "{rel}");
     }
 }
+
+/// A link to a chapter file may percent-encode its name (`my%20file.md`), as Markdown editors
+/// write it; it names the same file as an image path does.
+#[test]
+fn percent_encoded_links_to_chapter_files_resolve() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/01-a.md",
+            "---\nid: a\ntitle: A\n---\nGo to [the other](02%20b%20%D1%84.md).\n",
+        ),
+        ("content/en/02 b ф.md", "---\nid: b\ntitle: B\n---\nHere.\n"),
+    ]);
+    let r = build_ok(dir.path());
+    assert!(!r.stderr.contains("broken-link"), "{}", r.stderr);
+    let hrefs = attrs(
+        &page(&dir.path().join("public/en/a/index.html")),
+        "main p a[href]",
+        "href",
+    );
+    assert!(hrefs.iter().any(|h| h == "../b/"), "{hrefs:?}");
+}
