@@ -760,6 +760,17 @@ impl<'s> State<'s> {
                     return None;
                 }
             }
+            if !self.src.sections && self.src.reserved_anchors.iter().any(|a| a == frag) {
+                // a glossary definition's link to another entry of the glossary page
+                let idx = self.out.pending.len();
+                self.out.pending.push(Pending::Entry {
+                    anchor: frag.to_string(),
+                });
+                let mut a = String::from("<a href=\"#");
+                placeholder(&mut a, idx, Mark::Bare);
+                a.push_str("\">");
+                return Some(Event::Html(a.into()));
+            }
             self.local_links.push((frag.to_string(), line));
             // written here rather than by the HTML writer: the target is an anchor of this text,
             // which the print view renames (its end tag is still the writer's `</a>`)

@@ -381,6 +381,18 @@ fn prepare_glossaries(
     for (lang, g) in glossaries {
         let syms = &symbols[lang];
         let gdir = site_root.join("content").join(lang);
+        // the glossary page's ids: a definition may link to another entry with `#its-id`
+        let entries: Vec<String> = g
+            .entries
+            .iter()
+            .flat_map(|e| {
+                std::iter::once(e.anchor.clone()).chain(
+                    std::iter::once(&e.key)
+                        .chain(&e.merged_keys)
+                        .map(|k| crate::glossary::alias_anchor(k)),
+                )
+            })
+            .collect();
         let prepared: Vec<Prepared> = g
             .entries
             .par_iter()
@@ -392,7 +404,7 @@ fn prepare_glossaries(
                     site_root,
                     root: PAGE_ROOT,
                     safe,
-                    reserved_anchors: &[],
+                    reserved_anchors: &entries,
                     sections: false,
                 };
                 let mut p = markdown::prepare(&e.definition, &src, syms);

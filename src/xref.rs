@@ -57,6 +57,10 @@ pub enum Pending {
     /// puts every chapter on one page, gives it the chapter's prefix there (see
     /// [`Resolver::page_anchor`]), so that ids stay unique and in-page links keep working.
     Anchor { anchor: String },
+    /// The target of a link from a glossary definition to another entry (`[turn](#turn)`):
+    /// the entry's id on the glossary page, `glossary:` and the id on the print view, where
+    /// the glossary's ids carry that prefix.
+    Entry { anchor: String },
 }
 
 const _: () = assert!(std::mem::size_of::<Pending>() <= 32);
@@ -333,6 +337,12 @@ impl Resolver<'_> {
                 (Some(BARE), Pending::Anchor { anchor }) => {
                     escape_into(&self.page_anchor(page, anchor), &mut out);
                 }
+                (Some(BARE), Pending::Entry { anchor }) => {
+                    if page.print {
+                        out.push_str("glossary:");
+                    }
+                    escape_into(anchor, &mut out);
+                }
                 (
                     Some(m @ (OPEN | CLOSE | BARE)),
                     p @ (Pending::Term { .. } | Pending::Section { .. }),
@@ -385,7 +395,10 @@ impl Resolver<'_> {
                         }
                     }
                 },
-                Pending::Term { .. } | Pending::Section { .. } | Pending::Anchor { .. } => {}
+                Pending::Term { .. }
+                | Pending::Section { .. }
+                | Pending::Anchor { .. }
+                | Pending::Entry { .. } => {}
                 Pending::Chapter(c) => match self.chapters.files.get(&c.path) {
                     None => out.push(Diagnostic::warning(
                         "broken-link",

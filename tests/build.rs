@@ -616,3 +616,35 @@ fn percent_encoded_links_to_chapter_files_resolve() {
     );
     assert!(hrefs.iter().any(|h| h == "../b/"), "{hrefs:?}");
 }
+
+/// A glossary definition may link to another entry with `#its-id`: on the glossary page the
+/// link is the entry's id, on the print view the entry's `glossary:` id; neither is reported
+/// as broken.
+#[test]
+fn glossary_definitions_link_to_other_entries() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", "---\nid: a\ntitle: A\n---\nText.\n"),
+        (
+            "content/en/glossary.json",
+            "{\n  \"turn\": \"One player's part. See also [round](#round).\",\n  \"round\": \"Every player takes a [turn](#turn).\"\n}\n",
+        ),
+    ]);
+    let r = build_ok(dir.path());
+    assert!(!r.stderr.contains("broken-anchor"), "{}", r.stderr);
+    let out = dir.path().join("public");
+    let glossary = attrs(
+        &page(&out.join("en/glossary/index.html")),
+        "dd a[href]",
+        "href",
+    );
+    assert!(glossary.iter().any(|h| h == "#round"), "{glossary:?}");
+    let print = attrs(
+        &page(&out.join("en/print/index.html")),
+        "dd a[href]",
+        "href",
+    );
+    assert!(print.iter().any(|h| h == "#glossary:round"), "{print:?}");
+    // and every link of the site lands on an id that exists
+    assert_links_resolve(&out);
+}

@@ -217,9 +217,10 @@ impl Live {
                             Pending::Link(l) => appeared.contains(&l.number),
                             // "referenced by" lists under numbered headings
                             Pending::Section { number } => appeared.contains(number),
-                            Pending::Chapter(_) | Pending::Term { .. } | Pending::Anchor { .. } => {
-                                false
-                            }
+                            Pending::Chapter(_)
+                            | Pending::Term { .. }
+                            | Pending::Anchor { .. }
+                            | Pending::Entry { .. } => false,
                         });
                         if refers {
                             to_render.insert(p.chapter.id.clone());
