@@ -35,14 +35,29 @@ fn absolute(p: &Path) -> PathBuf {
             other => out.push(other),
         }
     }
-    match out.canonicalize() {
-        Ok(c) => c,
-        Err(_) => match (out.parent(), out.file_name()) {
+    resolve_existing(&out)
+}
+
+/// `path` with the links of its longest existing part followed, and the rest (folders a build
+/// would create) appended as written. Why the longest part: a link anywhere above the output
+/// (`link/content/out/x`, where only `link/content` exists) decides where the files land, and
+/// resolving only the path or its parent let such an output slip into `content/`.
+fn resolve_existing(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut head = path;
+    loop {
+        if let Ok(c) = head.canonicalize() {
+            let mut out = c;
+            out.extend(rest.iter().rev());
+            return out;
+        }
+        match (head.parent(), head.file_name()) {
             (Some(parent), Some(name)) => {
-                parent.canonicalize().map(|p| p.join(name)).unwrap_or(out)
+                rest.push(name.to_os_string());
+                head = parent;
             }
-            _ => out,
-        },
+            _ => return path.to_path_buf(),
+        }
     }
 }
 
@@ -313,6 +328,21 @@ mod tests {
         std::fs::write(foreign.join(MARKER), "").unwrap();
         assert!(check_output(&foreign, &site).is_ok());
         assert!(check_output(&site.join("public"), &site).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_reached_through_a_link_is_checked_where_it_lands() {
+        let t = tempfile::tempdir().unwrap();
+        let site = t.path().join("site");
+        std::fs::create_dir_all(site.join("content")).unwrap();
+        let link = t.path().join("link");
+        std::os::unix::fs::symlink(&site, &link).unwrap();
+        for out in ["content/x", "content/out/x", "content/a/b/c/x"] {
+            assert!(check_output(&link.join(out), &link).is_err(), "{out}");
+            assert!(check_output(&link.join(out), &site).is_err(), "{out}");
+        }
+        assert!(check_output(&link.join("public/a/b"), &site).is_ok());
     }
 
     #[test]

@@ -144,6 +144,94 @@ fn output_folders_that_are_not_ours_are_refused() {
     }
 }
 
+#[test]
+fn an_output_reached_through_a_link_is_checked_where_it_lands() {
+    let t = tempfile::tempdir().unwrap();
+    let s = t.path().join("S");
+    assert_eq!(run(&["init", s.to_str().unwrap()]).code, 0);
+    let link = t.path().join("link");
+    std::os::unix::fs::symlink(&s, &link).unwrap();
+    for out in ["content/x", "content/out/x", "content/a/b/out"] {
+        let r = run(&[
+            "build",
+            "--site",
+            link.to_str().unwrap(),
+            "--output",
+            link.join(out).to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 2, "{out}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("inside the site's content/"),
+            "{out}: {}",
+            r.stderr
+        );
+    }
+    let mut left: Vec<_> = walkdir::WalkDir::new(s.join("content"))
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_dir())
+        .map(|e| e.path().strip_prefix(&s).unwrap().to_path_buf())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["content", "content/en", "content/uk"].map(PathBuf::from)
+    );
+}
+
+#[test]
+fn output_folders_that_are_not_ours_are_refused() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", "---\nid: a\ntitle: A\n---\nText.\n"),
+    ]);
+    let home = tempfile::tempdir().unwrap();
+    write(home.path(), "diary.txt", b"mine");
+    let foreign = dir.path().join("notes");
+    write(&foreign, "todo.txt", b"mine");
+    let s = dir.path().to_str().unwrap();
+    let cases: Vec<(PathBuf, &str)> = vec![
+        (PathBuf::from("/"), "file system root"),
+        (home.path().to_path_buf(), "home folder"),
+        (dir.path().to_path_buf(), "site folder"),
+        (dir.path().join("content"), "content/"),
+        (dir.path().join("content/en/out"), "content/"),
+        (dir.path().join("static"), "static/"),
+        (dir.path().join("templates/x"), "templates/"),
+        (foreign.clone(), "not written by rulebook"),
+        (dir.path().join("content/en/01-a.md"), "content/"),
+        // the site folder reached through `..`
+        (dir.path().join("content/.."), "site folder"),
+    ];
+    for (out, why) in cases {
+        let r = Command::new(bin())
+            .args(["build", "--site", s, "--output", out.to_str().unwrap()])
+            .env("HOME", home.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{}: {stderr}", out.display());
+        assert!(
+            stderr.contains("refusing") && stderr.contains(why),
+            "{}: expected a refusal naming `{why}`: {stderr}",
+            out.display()
+        );
+    }
+    assert_eq!(
+        std::fs::read(home.path().join("diary.txt")).unwrap(),
+        b"mine"
+    );
+    assert_eq!(std::fs::read(foreign.join("todo.txt")).unwrap(), b"mine");
+    assert!(dir.path().join("content/en/01-a.md").is_file());
+    // an empty folder, or a previous build, is fine
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    for _ in 0..2 {
+        let r = run(&["build", "--site", s, "--output", empty.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn links_out_of_the_site_are_not_followed() {
