@@ -2,7 +2,8 @@
 //!
 //! A build writes into a fresh folder beside the output and only swaps it in when everything
 //! succeeded, so a failed or interrupted build leaves the previous site exactly as it was. We
-//! only ever replace a folder that carries our marker file: we never delete what is not ours.
+//! only ever replace a folder whose marker file lists everything in it: we never delete what is
+//! not ours, even a file dropped into a previous site.
 
 use std::path::{Path, PathBuf};
 
@@ -61,8 +62,94 @@ fn resolve_existing(path: &Path) -> PathBuf {
     }
 }
 
-/// Checks that `output` may be (re)placed by a build of the site at `site_root`.
-pub fn check_output(output: &Path, site_root: &Path) -> Result<PathBuf, OutputError> {
+/// The first line of a marker: what wrote the folder, and the version of the list below it.
+const MARKER_HEAD: &str = "rulebook-build 2: this folder was written by `rulebook build`, which replaces it only while it holds nothing but the files listed below (JSON strings, one a line)";
+
+/// The strays named in a refusal; the rest are counted.
+const STRAYS_SHOWN: usize = 5;
+
+/// An output folder that passed [`check_output`], with what the previous build in it wrote.
+#[derive(Debug)]
+pub struct Output {
+    /// The folder, absolute, with links followed.
+    pub path: PathBuf,
+    /// The shown path, for messages.
+    shown: PathBuf,
+    /// What the previous build listed in its marker; `None` when there is no previous site.
+    listed: Option<Listed>,
+}
+
+/// The files a build wrote, as its marker lists them, and the folders that hold them.
+#[derive(Debug, Default)]
+struct Listed {
+    files: std::collections::HashSet<String>,
+    dirs: std::collections::HashSet<String>,
+}
+
+impl Listed {
+    /// Reads a marker; `None` unless it is one written by this version of the format.
+    fn parse(text: &str) -> Option<Listed> {
+        let mut lines = text.lines();
+        if lines.next()? != MARKER_HEAD {
+            return None;
+        }
+        let mut listed = Listed::default();
+        for line in lines {
+            let file: String = serde_json::from_str(line).ok()?;
+            let mut dir = file.as_str();
+            while let Some((parent, _)) = dir.rsplit_once('/') {
+                if !listed.dirs.insert(parent.to_string()) {
+                    break;
+                }
+                dir = parent;
+            }
+            listed.files.insert(file);
+        }
+        Some(listed)
+    }
+
+    /// Whether the previous build wrote `rel`, a file: itself, or the temporary file `serve`
+    /// writes beside it to replace it (left by a preview stopped mid-write).
+    fn has_file(&self, rel: &str) -> bool {
+        self.files.contains(rel)
+            || rel
+                .strip_suffix(".rulebook-tmp")
+                .is_some_and(|f| self.files.contains(f))
+    }
+}
+
+/// The marker of a site whose files are `files` (relative paths, `/` between folders).
+fn marker_text(mut files: Vec<String>) -> String {
+    files.sort_unstable();
+    files.dedup();
+    let mut text = String::with_capacity(MARKER_HEAD.len() + files.len() * 48);
+    text.push_str(MARKER_HEAD);
+    text.push('\n');
+    for f in &files {
+        // a String always serialises
+        text.push_str(&serde_json::to_string(f).unwrap_or_default());
+        text.push('\n');
+    }
+    text
+}
+
+/// `rel` with `/` between its parts, as markers list files.
+fn rel_string(rel: &Path) -> String {
+    let mut s = String::new();
+    for c in rel.components() {
+        if !s.is_empty() {
+            s.push('/');
+        }
+        s.push_str(&c.as_os_str().to_string_lossy());
+    }
+    s
+}
+
+/// Checks that `output` may be (re)placed by a build of the site at `site_root`: not a folder
+/// of the site's sources, nor one that holds anything but a previous build. The last part (a
+/// walk of the whole previous site) is left to [`Output::check_unlisted`], which a build runs
+/// beside its own work.
+pub fn check_output(output: &Path, site_root: &Path) -> Result<Output, OutputError> {
     let out = absolute(output);
     let root = absolute(site_root);
     let refuse = |why: &str| {
@@ -87,6 +174,7 @@ pub fn check_output(output: &Path, site_root: &Path) -> Result<PathBuf, OutputEr
             return refuse(&format!("it is inside the site's {own}/ folder"));
         }
     }
+    let mut listed = None;
     if out.exists() {
         if !out.is_dir() {
             return refuse("it exists and is not a folder");
@@ -94,11 +182,121 @@ pub fn check_output(output: &Path, site_root: &Path) -> Result<PathBuf, OutputEr
         let empty = std::fs::read_dir(&out)
             .map(|mut d| d.next().is_none())
             .unwrap_or(false);
-        if !empty && !out.join(MARKER).is_file() {
-            return refuse(&format!("it holds files that were not written by rulebook (no {MARKER} marker); empty it or choose another folder"));
+        if !empty {
+            let marker = out.join(MARKER);
+            if !marker.is_file() {
+                return refuse(&format!("it holds files that were not written by rulebook (no {MARKER} marker); empty it or choose another folder"));
+            }
+            listed = std::fs::read_to_string(&marker)
+                .ok()
+                .and_then(|t| Listed::parse(&t));
+            if listed.is_none() {
+                return refuse(&format!(
+                    "its {MARKER} marker does not list the files rulebook wrote (it is damaged, \
+                     from an older rulebook, or not rulebook's), so your files cannot be told \
+                     from its own; move anything of yours out of the folder, delete it and build \
+                     again, or choose another folder"
+                ));
+            }
         }
     }
-    Ok(out)
+    Ok(Output {
+        path: out,
+        shown: output.to_path_buf(),
+        listed,
+    })
+}
+
+impl Output {
+    /// Refuses a previous site that holds a file or folder its marker does not list: something
+    /// put there by hand, which replacing the folder would delete. Reads only folder listings
+    /// (no file), and a build runs it beside its own writing, so it costs no time of its own.
+    pub fn check_unlisted(&self) -> Result<(), OutputError> {
+        let Some(listed) = &self.listed else {
+            return Ok(());
+        };
+        let strays = unlisted(&self.path, listed);
+        if strays.is_empty() {
+            return Ok(());
+        }
+        let mut named = strays
+            .iter()
+            .take(STRAYS_SHOWN)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ");
+        if strays.len() > STRAYS_SHOWN {
+            named.push_str(&format!(" and {} more", strays.len() - STRAYS_SHOWN));
+        }
+        Err(OutputError(format!(
+            "refusing to replace {}: it holds what the last build did not write, which replacing \
+             it would delete: {named}. Move them out of the folder (files to publish with the \
+             site belong in the site's static/ folder; a CNAME file comes from `cname` in \
+             site.yaml), or choose another --output",
+            self.shown.display()
+        )))
+    }
+}
+
+/// What is below `root` and not in `listed` (folders end in `/`, their content is not listed),
+/// sorted. A folder that cannot be read counts: what is in it is unknown.
+fn unlisted(root: &Path, listed: &Listed) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![(root.to_path_buf(), String::new())];
+    while let Some((dir, rel)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            found.push(format!("{rel}/"));
+            continue;
+        };
+        for e in entries {
+            let Ok(e) = e else {
+                found.push(format!("{rel}/"));
+                continue;
+            };
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let r = if rel.is_empty() {
+                name.into_owned()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                if listed.dirs.contains(&r) {
+                    stack.push((e.path(), r));
+                } else {
+                    found.push(r + "/");
+                }
+            } else {
+                // the marker is the one file a build writes without listing it
+                let ours = listed.has_file(&r) || (rel.is_empty() && r == MARKER);
+                if !ours {
+                    found.push(r);
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found
+}
+
+/// The files created so far below each staging folder in progress ([`Staging::dir`]), recorded
+/// as [`create`] makes them: the marker lists them without a second walk of the new site.
+static WRITTEN: std::sync::Mutex<Vec<(PathBuf, Vec<String>)>> = std::sync::Mutex::new(Vec::new());
+
+fn written() -> std::sync::MutexGuard<'static, Vec<(PathBuf, Vec<String>)>> {
+    WRITTEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Records that `path` was created, for the staging folder that holds it.
+fn record(path: &Path) {
+    let mut w = written();
+    for (dir, files) in w.iter_mut() {
+        if let Ok(rel) = path.strip_prefix(dir) {
+            files.push(rel_string(rel));
+        }
+    }
 }
 
 /// Marks `dir` as the top of a folder tree of its own (ext2/3/4's "top directory" flag,
@@ -161,7 +359,9 @@ impl Staging {
             std::fs::remove_dir_all(&outer)?;
         }
         std::fs::create_dir_all(&outer)?;
-        let marker = "This folder was written by `rulebook build`; the next build replaces it.\n";
+        // only marks the folder as ours for `clean_stale`; the site's own marker, listing its
+        // files, is written by `commit`
+        let marker = "This folder was written by `rulebook build`; the next build removes it.\n";
         std::fs::write(outer.join(MARKER), marker)?;
         spread_subfolders(&outer);
         // a name of its own for each build: the file system places the folder by its name
@@ -170,7 +370,7 @@ impl Staging {
             .map_or(0, |d| d.as_nanos());
         let dir = outer.join(format!("site-{nanos}"));
         std::fs::create_dir(&dir)?;
-        std::fs::write(dir.join(MARKER), marker)?;
+        written().push((dir.clone(), Vec::new()));
         Ok(Staging {
             dir,
             outer,
@@ -179,8 +379,10 @@ impl Staging {
         })
     }
 
-    /// Puts the new site in place of the old one.
+    /// Puts the new site in place of the old one, with a marker that lists every file it holds.
     pub fn commit(mut self) -> std::io::Result<()> {
+        let files = self.take_written();
+        std::fs::write(self.dir.join(MARKER), marker_text(files))?;
         let parent = self.target.parent().unwrap_or(Path::new("."));
         let name = self
             .target
@@ -206,10 +408,20 @@ impl Staging {
         }
         Ok(())
     }
+
+    /// The files created below `dir`, no longer recorded.
+    fn take_written(&self) -> Vec<String> {
+        let mut w = written();
+        match w.iter().position(|(d, _)| *d == self.dir) {
+            Some(i) => w.swap_remove(i).1,
+            None => Vec::new(),
+        }
+    }
 }
 
 impl Drop for Staging {
     fn drop(&mut self) {
+        self.take_written();
         if !self.committed {
             let _ = std::fs::remove_dir_all(&self.outer);
         }
@@ -282,8 +494,11 @@ pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
 /// them. Most files of a build go into a folder made for an earlier file, and asking for every
 /// parent folder again (`create_dir_all`) is a failing `mkdir` and a `stat` per file: three
 /// quarters of the build's `mkdir` calls at 2,000 chapters.
+///
+/// Every file created is recorded for the marker of the staging folder that holds it
+/// ([`record`]).
 fn create(path: &Path) -> std::io::Result<std::fs::File> {
-    match std::fs::File::create(path) {
+    let file = match std::fs::File::create(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Some(p) = path.parent() {
                 std::fs::create_dir_all(p)?;
@@ -291,7 +506,9 @@ fn create(path: &Path) -> std::io::Result<std::fs::File> {
             std::fs::File::create(path)
         }
         r => r,
-    }
+    }?;
+    record(path);
+    Ok(file)
 }
 
 /// Writes `root/rel` through a buffer filled by `fill`, for a file too large to hold whole in
@@ -325,9 +542,52 @@ mod tests {
         std::fs::create_dir_all(&foreign).unwrap();
         std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
         assert!(check_output(&foreign, &site).is_err());
+        // an empty (or hand-made) marker does not make a folder ours
         std::fs::write(foreign.join(MARKER), "").unwrap();
-        assert!(check_output(&foreign, &site).is_ok());
+        assert!(check_output(&foreign, &site).is_err());
+        std::fs::write(foreign.join(MARKER), "rulebook-build\n").unwrap();
+        assert!(check_output(&foreign, &site).is_err());
         assert!(check_output(&site.join("public"), &site).is_ok());
+    }
+
+    /// A site written by a build, with the given files.
+    fn built(target: &Path, files: &[&str]) {
+        let s = Staging::new(target).unwrap();
+        for f in files {
+            write_file(&s.dir, f, b"x").unwrap();
+        }
+        s.commit().unwrap();
+    }
+
+    #[test]
+    fn a_previous_site_with_files_it_did_not_write_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let site = t.path().join("site");
+        std::fs::create_dir_all(site.join("content")).unwrap();
+        let out = site.join("public");
+        built(&out, &["index.html", "en/a/index.html", "en/b/index.html"]);
+        let marker = std::fs::read_to_string(out.join(MARKER)).unwrap();
+        assert!(marker.starts_with(MARKER_HEAD), "{marker}");
+        assert!(marker.ends_with("\"en/a/index.html\"\n\"en/b/index.html\"\n\"index.html\"\n"));
+        let ok = |out: &Path| check_output(out, &site).and_then(|o| o.check_unlisted());
+        assert!(ok(&out).is_ok());
+        // serve's temporary file beside a page it replaces is its own
+        std::fs::write(out.join("en/a/index.html.rulebook-tmp"), "x").unwrap();
+        assert!(ok(&out).is_ok());
+        std::fs::write(out.join("mine.txt"), "mine").unwrap();
+        std::fs::create_dir_all(out.join("en/d")).unwrap();
+        std::fs::write(out.join("en/d/x"), "x").unwrap();
+        std::fs::write(out.join("en/a/notes.txt"), "x").unwrap();
+        let e = ok(&out).unwrap_err().0;
+        assert!(
+            e.contains("en/a/notes.txt, en/d/, mine.txt.") && e.contains("static/"),
+            "{e}"
+        );
+        for i in 0..7 {
+            std::fs::write(out.join(format!("z{i}")), "x").unwrap();
+        }
+        let e = ok(&out).unwrap_err().0;
+        assert!(e.contains("z1 and 5 more"), "{e}");
     }
 
     #[cfg(unix)]

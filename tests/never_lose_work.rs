@@ -144,6 +144,61 @@ fn output_folders_that_are_not_ours_are_refused() {
     }
 }
 
+/// The names in `dir` that hold `part`.
+fn names_with(dir: &Path, part: &str) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(part))
+        .collect()
+}
+
+#[test]
+fn files_put_into_a_previous_site_are_never_deleted() {
+    let t = tempfile::tempdir().unwrap();
+    let s = t.path().join("S");
+    let st = s.to_str().unwrap();
+    assert_eq!(run(&["init", st]).code, 0);
+    build_ok(&s);
+    let out = s.join("public");
+    write(&out, "mine.txt", b"mine");
+    write(&out, "en/d/x", b"x");
+    let before = snapshot(&out);
+    let r = run(&["build", "--site", st]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("refusing")
+            && r.stderr.contains("en/d/, mine.txt")
+            && r.stderr.contains("static/"),
+        "{}",
+        r.stderr
+    );
+    assert!(snapshot(&out) == before, "public/ changed");
+    assert!(
+        names_with(&s, "rulebook-").is_empty(),
+        "{:?}",
+        names_with(&s, "rulebook-")
+    );
+    // moved away, they no longer stop the build
+    std::fs::remove_file(out.join("mine.txt")).unwrap();
+    std::fs::remove_dir_all(out.join("en/d")).unwrap();
+    build_ok(&s);
+    // a marker dropped into a folder of one's own does not make it rulebook's
+    let docs = t.path().join("docs");
+    write(&docs, "important.doc", b"keep");
+    for marker in [
+        "",
+        "This folder was written by `rulebook build`; the next build replaces it.\n",
+    ] {
+        write(&docs, ".rulebook-build", marker.as_bytes());
+        let r = run(&["build", "--site", st, "--output", docs.to_str().unwrap()]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(r.stderr.contains(".rulebook-build marker"), "{}", r.stderr);
+        assert_eq!(std::fs::read(docs.join("important.doc")).unwrap(), b"keep");
+    }
+}
+
 #[test]
 fn an_output_reached_through_a_link_is_checked_where_it_lands() {
     let t = tempfile::tempdir().unwrap();

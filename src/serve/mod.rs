@@ -63,7 +63,8 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     let output = opts.output.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("rulebook-serve-{}", std::process::id()))
     });
-    crate::output::check_output(&output, &root).map_err(|e| e.0)?;
+    let checked = crate::output::check_output(&output, &root).map_err(|e| e.0)?;
+    checked.check_unlisted().map_err(|e| e.0)?;
     let listener = TcpListener::bind((opts.bind.as_str(), opts.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", opts.bind, opts.port))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
