@@ -31,6 +31,7 @@ pub mod search;
 pub mod sections;
 pub mod serve;
 pub mod site;
+pub mod stop;
 pub mod symbols;
 pub mod theme;
 pub mod timing;

@@ -151,6 +151,8 @@ enum Format {
 }
 
 fn main() -> ExitCode {
+    // before any thread is started: they all inherit the blocked signals
+    rulebook::stop::install();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -263,6 +265,8 @@ fn main() -> ExitCode {
             };
             let mut diags = Diagnostics::default();
             let result = build(&opts, &mut diags);
+            // a build cut short by Ctrl-C ends with the signal's code, not its write errors
+            rulebook::stop::wait_if_stopping();
             print_diagnostics(&mut diags);
             match result {
                 Ok(r) => {

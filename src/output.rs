@@ -359,6 +359,7 @@ impl Staging {
             std::fs::remove_dir_all(&outer)?;
         }
         std::fs::create_dir_all(&outer)?;
+        crate::stop::remove_on_stop(&outer);
         // only marks the folder as ours for `clean_stale`; the site's own marker, listing its
         // files, is written by `commit`
         let marker = "This folder was written by `rulebook build`; the next build removes it.\n";
@@ -390,21 +391,33 @@ impl Staging {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let old = parent.join(format!(".{name}.rulebook-old-{}", std::process::id()));
-        let had_old = self.target.exists();
-        if had_old {
-            std::fs::rename(&self.target, &old)?;
-        }
-        if let Err(e) = std::fs::rename(&self.dir, &self.target) {
-            if had_old {
-                let _ = std::fs::rename(&old, &self.target);
+        {
+            // a stop waits for the swap to finish, and none begins once a stop has
+            let _swap = crate::stop::swap_guard();
+            if crate::stop::stopping() {
+                return Err(std::io::ErrorKind::Interrupted.into());
             }
-            return Err(e);
+            let had_old = self.target.exists();
+            if had_old {
+                std::fs::rename(&self.target, &old)?;
+            }
+            if let Err(e) = std::fs::rename(&self.dir, &self.target) {
+                if had_old {
+                    let _ = std::fs::rename(&old, &self.target);
+                }
+                return Err(e);
+            }
+            self.committed = true;
+            crate::stop::keep(&self.outer);
+            if had_old {
+                crate::stop::remove_on_stop(&old);
+            }
         }
-        self.committed = true;
         // holds only its marker now
         let _ = std::fs::remove_dir_all(&self.outer);
-        if had_old {
+        if old.exists() {
             remove_tree(&old);
+            crate::stop::keep(&old);
         }
         Ok(())
     }
@@ -424,6 +437,7 @@ impl Drop for Staging {
         self.take_written();
         if !self.committed {
             let _ = std::fs::remove_dir_all(&self.outer);
+            crate::stop::keep(&self.outer);
         }
     }
 }
@@ -496,8 +510,11 @@ pub fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
 /// quarters of the build's `mkdir` calls at 2,000 chapters.
 ///
 /// Every file created is recorded for the marker of the staging folder that holds it
-/// ([`record`]).
+/// ([`record`]); none is created once the process is being stopped ([`crate::stop`]).
 fn create(path: &Path) -> std::io::Result<std::fs::File> {
+    if crate::stop::stopping() {
+        return Err(std::io::ErrorKind::Interrupted.into());
+    }
     let file = match std::fs::File::create(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Some(p) = path.parent() {

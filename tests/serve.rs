@@ -436,3 +436,49 @@ fn idle_connections_do_not_hold_up_a_request() {
     assert_eq!(r.status, 200);
     drop(idle);
 }
+
+/// Ctrl-C is how a preview is stopped: it ends with the conventional code and takes its
+/// temporary folder (a whole built site) with it.
+#[test]
+fn ctrl_c_stops_the_preview_and_removes_its_folder() {
+    use std::os::unix::process::CommandExt;
+    let dir = fixture();
+    let mut cmd = Command::new(bin());
+    cmd.args([
+        "serve",
+        "--site",
+        dir.path().to_str().unwrap(),
+        "--port",
+        "0",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
+    // as from a terminal (a background job starts with SIGINT ignored)
+    // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("serving http://"), "{line:?}");
+    let folder = std::env::temp_dir().join(format!("rulebook-serve-{}", child.id()));
+    assert!(folder.join("en/rules/index.html").is_file());
+    // SAFETY: a signal to the child this test started and has not waited for yet.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(!folder.exists(), "{} was left", folder.display());
+    let staging = format!(".rulebook-serve-{}.rulebook-", child.id());
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&staging))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

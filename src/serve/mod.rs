@@ -65,6 +65,10 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     });
     let checked = crate::output::check_output(&output, &root).map_err(|e| e.0)?;
     checked.check_unlisted().map_err(|e| e.0)?;
+    if temp {
+        // Ctrl-C is how a preview is stopped: its folder goes with it
+        crate::stop::remove_on_stop(&output);
+    }
     let listener = TcpListener::bind((opts.bind.as_str(), opts.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", opts.bind, opts.port))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
