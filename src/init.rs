@@ -108,6 +108,16 @@ jobs:
         uses: actions/deploy-pages@v4
 ";
 
+/// What rulebook writes into a site that is not source: the built site, the command line's
+/// search index, and the folders a build writes beside its output (left by a killed build,
+/// removed by the next one).
+const GITIGNORE: &str = "\
+/public/
+/.rulebook-cache/
+.*.rulebook-tmp-*
+.*.rulebook-old-*
+";
+
 /// Writes a new site into `dir` (created if needed). Refuses a folder that already has a
 /// `content/` folder or any of the files it would write: init never overwrites work.
 pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
@@ -119,7 +129,7 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
         ("content/en/glossary.json", EN_GLOSSARY.to_string()),
         ("content/uk/glossary.json", UK_GLOSSARY.to_string()),
         (".github/workflows/pages.yml", WORKFLOW.to_string()),
-        (".gitignore", "/public/\n".to_string()),
+        (".gitignore", GITIGNORE.to_string()),
     ];
     if dir.join("content").exists() {
         return Err(format!(

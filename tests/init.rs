@@ -32,6 +32,16 @@ fn init_output_builds_and_checks_clean() {
         assert!(!texts(&g, "main").join(" ").is_empty());
     }
     assert_links_resolve(&out);
+    // what rulebook writes into the site is not source: git leaves it alone
+    let ignore = std::fs::read_to_string(dir.join(".gitignore")).unwrap();
+    for line in [
+        "/public/",
+        "/.rulebook-cache/",
+        ".*.rulebook-tmp-*",
+        ".*.rulebook-old-*",
+    ] {
+        assert!(ignore.lines().any(|l| l == line), "{line} not in {ignore}");
+    }
     // the translation records its source, so check is clean even with --strict
     let r = run(&["check", "--site", dir.to_str().unwrap(), "--strict"]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
