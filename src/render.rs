@@ -52,9 +52,13 @@ pub fn compile(
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    if let Err(e) = tera.add_raw_templates(list) {
-        errors.push(template_error(&e, None));
+    match tera.add_raw_templates(list) {
+        // A cycle would overflow the stack when rendered, which aborts the process: refused
+        // here, before anything is written (see `template_safety`).
+        Ok(()) => errors.extend(crate::template_safety::cycles(&tera, templates)),
+        Err(e) => errors.push(template_error(&e, None)),
     }
+    crate::template_safety::guard_macros(&mut tera);
     if errors.is_empty() {
         Ok(tera)
     } else {
@@ -264,7 +268,11 @@ impl<'a> Renderer<'a> {
     }
 
     pub(crate) fn render(&self, template: &str, ctx: &Context) -> Result<String, Diagnostic> {
-        self.tera.render(template, ctx).map_err(|e| {
+        use crate::template_safety as safety;
+        safety::guarded(|| self.tera.render(template, ctx)).map_err(|e| {
+            if let Some((t, m)) = safety::take_tripped() {
+                return safety::tripped_diagnostic(&t, &m, &self.site.theme.templates);
+            }
             locate_runtime_error(
                 template_error(&e, Some(template)),
                 template,

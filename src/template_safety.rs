@@ -1,0 +1,530 @@
+//! Keeps a site's own templates from crashing the process.
+//!
+//! Tera renders includes, parent templates and macro calls by recursion on the thread's stack
+//! and has no depth limit of its own, so a template that includes itself (directly or through
+//! others) or a macro that calls itself without end overflows the stack. A stack overflow is not
+//! a panic: Rust aborts the whole process, with no file or line, and leaves the half-written
+//! output folder behind. Nothing can catch it afterwards, so it has to be prevented:
+//!
+//! - Includes, parent templates (`extends`) and imports name their template with a string
+//!   literal, so every possible path between templates is known before anything renders. A
+//!   cycle among them ([`cycles`]) is refused when the templates are compiled, with the file and
+//!   line of the tag that closes it. This is total: no include chain without a cycle is deeper
+//!   than the number of templates.
+//! - Macros may legitimately call themselves (a nested table of contents), and whether such a
+//!   recursion ends depends on the data, which no static check can decide. So every macro gets a
+//!   guard as its first statement ([`guard_macros`]) that measures how much stack the render has
+//!   used since it began and fails the render, naming the macro, once that passes
+//!   [`STACK_BUDGET`]. Measuring the stack itself rather than counting calls holds however large
+//!   a frame Tera's version or the macro's body makes; the budget is half of the smallest stack
+//!   a render runs on (Rust's 2 MiB for spawned threads, rayon's workers included).
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use tera::ast::{Expr, ExprVal, FunctionCall, Node, WS};
+use tera::Tera;
+
+use crate::diag::Diagnostic;
+
+/// How far below the start of a render a macro may still begin. Half of a spawned thread's
+/// default 2 MiB stack: what is left covers the frames a render uses before its first macro and
+/// the deepest single macro body, with room to spare. Real templates stay far below it: a macro
+/// level takes a few kilobytes, so this is hundreds of levels.
+pub const STACK_BUDGET: usize = 1024 * 1024;
+
+/// The name the guard is registered under; no site would name a function this.
+const GUARD: &str = "__rulebook_macro_guard";
+
+thread_local! {
+    /// Where the current render's stack began (0: no render under way on this thread).
+    static STACK_TOP: Cell<usize> = const { Cell::new(0) };
+    /// The macro whose guard stopped the render on this thread: (template, macro).
+    static TRIPPED: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
+}
+
+/// An address on the current stack: how deep the thread is.
+#[inline(never)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+/// Runs one render (`f`) with its stack start recorded for the macro guards.
+pub fn guarded<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            STACK_TOP.with(|t| t.set(self.0));
+        }
+    }
+    let previous = STACK_TOP.with(|t| t.get());
+    let _restore = Restore(previous);
+    if previous == 0 {
+        STACK_TOP.with(|t| t.set(stack_position()));
+    }
+    TRIPPED.with(|t| t.borrow_mut().take());
+    f()
+}
+
+/// The macro whose guard stopped the last render on this thread, if one did: (template, macro).
+pub fn take_tripped() -> Option<(String, String)> {
+    TRIPPED.with(|t| t.borrow_mut().take())
+}
+
+/// The diagnostic for a macro stopped by its guard, at the line that defines it.
+pub fn tripped_diagnostic(
+    template: &str,
+    name: &str,
+    templates: &BTreeMap<String, String>,
+) -> Diagnostic {
+    let line = templates
+        .get(template)
+        .and_then(|src| {
+            tags(src)
+                .into_iter()
+                .find(|t| tag_word(t.text) == "macro" && macro_name(t.text) == Some(name))
+        })
+        .map_or(0, |t| t.line);
+    Diagnostic::error(
+        "template",
+        format!("templates/{template}"),
+        line,
+        format!(
+            "macro `{name}` calls itself (directly or through other macros) without end, or nests far deeper than any page needs; make sure its recursion stops, e.g. under an `{{% if %}}` that becomes false"
+        ),
+    )
+}
+
+/// The guard each macro calls first: fails once the render has used [`STACK_BUDGET`].
+struct MacroGuard;
+
+impl tera::Function for MacroGuard {
+    fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+        let top = STACK_TOP.with(|t| t.get());
+        if top != 0 && top.abs_diff(stack_position()) > STACK_BUDGET {
+            let arg = |k: &str| {
+                args.get(k)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            let (template, name) = (arg("template"), arg("name"));
+            let msg = format!("macro `{name}` in {template} recursed too deeply");
+            TRIPPED.with(|t| *t.borrow_mut() = Some((template, name)));
+            return Err(tera::Error::msg(msg));
+        }
+        Ok(tera::Value::String(String::new()))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// Puts the stack guard at the start of every macro of every template in `tera`.
+pub fn guard_macros(tera: &mut Tera) {
+    tera.register_function(GUARD, MacroGuard);
+    for (tname, template) in tera.templates.iter_mut() {
+        for (mname, def) in template.macros.iter_mut() {
+            let mut args = HashMap::new();
+            for (k, v) in [("template", tname), ("name", mname)] {
+                args.insert(k.to_string(), Expr::new(ExprVal::String(v.clone())));
+            }
+            let call = FunctionCall {
+                name: GUARD.to_string(),
+                args,
+            };
+            def.body.insert(
+                0,
+                Node::VariableBlock(WS::default(), Expr::new(ExprVal::FunctionCall(call))),
+            );
+        }
+    }
+}
+
+/// How one template reaches another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    Include,
+    Extends,
+    Import,
+}
+
+impl Edge {
+    fn word(self) -> &'static str {
+        match self {
+            Edge::Include => "include",
+            Edge::Extends => "extends",
+            Edge::Import => "import",
+        }
+    }
+}
+
+/// The templates `nodes` include (the one Tera would render of a list) and extend, outside
+/// macro bodies: an include in a macro runs only when the macro is called, and the macro's
+/// guard stops a recursion through it.
+fn render_edges(nodes: &[Node], tera: &Tera, out: &mut Vec<(Edge, String)>) {
+    for node in nodes {
+        match node {
+            Node::Include(_, names, _) => {
+                if let Some(n) = names.iter().find(|n| tera.templates.contains_key(*n)) {
+                    out.push((Edge::Include, n.clone()));
+                }
+            }
+            Node::Extends(_, name) => out.push((Edge::Extends, name.clone())),
+            Node::Block(_, b, _) => render_edges(&b.body, tera, out),
+            Node::FilterSection(_, f, _) => render_edges(&f.body, tera, out),
+            Node::Forloop(_, f, _) => {
+                render_edges(&f.body, tera, out);
+                render_edges(f.empty_body.as_deref().unwrap_or(&[]), tera, out);
+            }
+            Node::If(i, _) => {
+                for (_, _, body) in &i.conditions {
+                    render_edges(body, tera, out);
+                }
+                if let Some((_, body)) = &i.otherwise {
+                    render_edges(body, tera, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every template each template reaches: by include or extends (what rendering it renders),
+/// and by import (what loading its macros loads). Both kinds recurse in Tera; they are kept
+/// apart because an import only loads macro definitions, so a path that mixes an import with
+/// includes does not loop.
+fn graphs(tera: &Tera) -> [BTreeMap<String, Vec<(Edge, String)>>; 2] {
+    let mut render = BTreeMap::new();
+    let mut import = BTreeMap::new();
+    for (name, t) in &tera.templates {
+        let mut edges = Vec::new();
+        render_edges(&t.ast, tera, &mut edges);
+        render.insert(name.clone(), edges);
+        let imports = t
+            .imported_macro_files
+            .iter()
+            .map(|(file, _)| (Edge::Import, file.clone()))
+            .collect();
+        import.insert(name.clone(), imports);
+    }
+    [render, import]
+}
+
+/// Every template any of `names` needs to render: itself, what it includes, extends and
+/// imports, and so on (includes in macro bodies too).
+pub fn reached(tera: &Tera, names: &[&str]) -> BTreeSet<String> {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut todo: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n.clone()) {
+            continue;
+        }
+        let Some(t) = tera.templates.get(&n) else {
+            continue;
+        };
+        let mut edges = Vec::new();
+        render_edges(&t.ast, tera, &mut edges);
+        for def in t.macros.values() {
+            render_edges(&def.body, tera, &mut edges);
+        }
+        todo.extend(edges.into_iter().map(|(_, to)| to));
+        todo.extend(t.imported_macro_files.iter().map(|(f, _)| f.clone()));
+    }
+    seen
+}
+
+/// Cycles among the templates: one error per cycle found, at the tag that closes it.
+pub fn cycles(tera: &Tera, sources: &BTreeMap<String, String>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for graph in graphs(tera) {
+        // depth-first, in name order so the report is the same on every run
+        let mut done: BTreeSet<&str> = BTreeSet::new();
+        for start in graph.keys() {
+            if done.contains(start.as_str()) {
+                continue;
+            }
+            // the path from `start`: (template, index of its next edge)
+            let mut path: Vec<(&str, usize)> = vec![(start.as_str(), 0)];
+            while let Some(&(node, i)) = path.last() {
+                let edges = graph.get(node).map(Vec::as_slice).unwrap_or(&[]);
+                let Some((edge, to)) = edges.get(i) else {
+                    done.insert(node);
+                    path.pop();
+                    continue;
+                };
+                path.last_mut().expect("path is not empty").1 += 1;
+                if done.contains(to.as_str()) || !graph.contains_key(to) {
+                    continue;
+                }
+                if let Some(at) = path.iter().position(|(n, _)| *n == to.as_str()) {
+                    let circle: Vec<&str> = path[at..].iter().map(|(n, _)| *n).collect();
+                    out.push(cycle_diagnostic(&circle, *edge, to, &graph, sources));
+                    continue;
+                }
+                path.push((to.as_str(), 0));
+            }
+        }
+    }
+    out
+}
+
+fn cycle_diagnostic(
+    circle: &[&str],
+    closing: Edge,
+    to: &str,
+    graph: &BTreeMap<String, Vec<(Edge, String)>>,
+    sources: &BTreeMap<String, String>,
+) -> Diagnostic {
+    let from = circle[circle.len() - 1];
+    let steps: Vec<String> = circle
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let next = circle.get(k + 1).copied().unwrap_or(to);
+            let edge = graph[*n]
+                .iter()
+                .find(|(_, t)| t == next)
+                .map_or(closing, |(e, _)| *e);
+            format!("{n} {}s {next}", edge.word())
+        })
+        .collect();
+    let line = sources
+        .get(from)
+        .and_then(|src| {
+            tags(src)
+                .into_iter()
+                .find(|t| tag_word(t.text) == closing.word() && literals(t.text).any(|l| l == to))
+        })
+        .map_or(0, |t| t.line);
+    let what = if circle.len() == 1 {
+        format!("{from} {}s itself", closing.word())
+    } else {
+        format!("templates form a cycle: {}", steps.join(", "))
+    };
+    Diagnostic::error(
+        "template",
+        format!("templates/{from}"),
+        line,
+        format!(
+            "{what}, so rendering would never end; remove the `{}` of {to} here or elsewhere in the cycle",
+            closing.word()
+        ),
+    )
+}
+
+/// A `{% … %}` tag of a template's source.
+#[derive(Debug, PartialEq)]
+struct Tag<'a> {
+    line: usize,
+    /// What is between the delimiters, without whitespace control and spaces.
+    text: &'a str,
+}
+
+/// The statement tags of `src`, in order, skipping comments, `{{ … }}` and raw blocks: enough
+/// to find the line of a tag Tera's syntax tree (which has no positions) names.
+fn tags(src: &str) -> Vec<Tag<'_>> {
+    let mut out = Vec::new();
+    let mut rest = src;
+    let mut offset = 0;
+    let mut in_raw = false;
+    while let Some(i) = rest.find('{') {
+        let at = &rest[i..];
+        let close = if at.starts_with("{%") {
+            "%}"
+        } else if at.starts_with("{#") {
+            "#}"
+        } else if at.starts_with("{{") {
+            "}}"
+        } else {
+            offset += i + 1;
+            rest = &rest[i + 1..];
+            continue;
+        };
+        let Some(end) = at[2..].find(close) else {
+            break;
+        };
+        let inner = &at[2..2 + end];
+        let start = offset + i;
+        offset += i + 2 + end + 2;
+        rest = &at[2 + end + 2..];
+        if close != "%}" {
+            continue;
+        }
+        let text = inner.trim_matches('-').trim();
+        if in_raw {
+            in_raw = text != "endraw";
+            continue;
+        }
+        if text == "raw" {
+            in_raw = true;
+            continue;
+        }
+        let line = src[..start].matches('\n').count() + 1;
+        out.push(Tag { line, text });
+    }
+    out
+}
+
+/// The first word of a tag (`include`, `macro`).
+fn tag_word(text: &str) -> &str {
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("")
+}
+
+/// The name of a `macro name(…)` tag.
+fn macro_name(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("macro")?.trim_start();
+    rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+}
+
+/// The string literals of a tag.
+fn literals(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || loop {
+        let i = rest.find(['"', '\'', '`'])?;
+        let q = rest[i..].chars().next()?;
+        let after = &rest[i + 1..];
+        let end = after.find(q)?;
+        rest = &after[end + 1..];
+        return Some(&after[..end]);
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(list: &[(&str, &str)]) -> (Tera, BTreeMap<String, String>) {
+        let mut tera = Tera::default();
+        tera.add_raw_templates(list.to_vec()).unwrap();
+        let sources = list
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        (tera, sources)
+    }
+
+    #[test]
+    fn a_template_including_itself_is_a_cycle_at_its_line() {
+        let (tera, src) = compile(&[(
+            "c.html",
+            "x\n{# {% include \"c.html\" %} #}\n{% include \"c.html\" %}",
+        )]);
+        let d = cycles(&tera, &src);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].file, std::path::Path::new("templates/c.html"));
+        assert_eq!(d[0].line, 3);
+        assert!(
+            d[0].message.contains("c.html includes itself"),
+            "{}",
+            d[0].message
+        );
+    }
+
+    #[test]
+    fn mutual_includes_name_every_template_of_the_cycle() {
+        let (tera, src) = compile(&[
+            ("a.html", "{% include \"b.html\" %}"),
+            ("b.html", "\n{% if x %}{%- include 'a.html' -%}{% endif %}"),
+        ]);
+        let d = cycles(&tera, &src);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].file, std::path::Path::new("templates/b.html"));
+        assert_eq!(d[0].line, 2);
+        assert!(
+            d[0].message
+                .contains("a.html includes b.html, b.html includes a.html"),
+            "{}",
+            d[0].message
+        );
+    }
+
+    #[test]
+    fn a_parent_including_its_child_and_mutual_imports_are_cycles() {
+        let (tera, src) = compile(&[
+            (
+                "base.html",
+                "{% block b %}{% endblock %}{% include \"page.html\" %}",
+            ),
+            (
+                "page.html",
+                "{% extends \"base.html\" %}{% block b %}x{% endblock %}",
+            ),
+        ]);
+        assert_eq!(cycles(&tera, &src).len(), 1);
+        let (tera, src) = compile(&[
+            (
+                "m.html",
+                "{% import \"n.html\" as n %}{% macro f() %}{% endmacro %}",
+            ),
+            (
+                "n.html",
+                "{% import \"m.html\" as m %}{% macro g() %}{% endmacro %}",
+            ),
+        ]);
+        let d = cycles(&tera, &src);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].message.contains("imports"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn shared_includes_imports_and_raw_text_are_not_cycles() {
+        let (tera, src) = compile(&[
+            ("base.html", "{% import \"m.html\" as m %}{% include \"part.html\" %}{% block b %}{% endblock %}"),
+            ("page.html", "{% extends \"base.html\" %}{% block b %}{% include \"part.html\" %}{% raw %}{% include \"page.html\" %}{% endraw %}{% endblock %}"),
+            ("part.html", "p"),
+            // an import of a template that includes the importer: imports load macros only
+            ("m.html", "{% macro f() %}{% include \"part.html\" %}{% endmacro %}"),
+        ]);
+        assert_eq!(cycles(&tera, &src), vec![]);
+    }
+
+    #[test]
+    fn tags_skip_comments_expressions_and_raw_blocks() {
+        let src = "{{ '{% include \"x\" %}' }}{# {% a %} #}\n{% raw %}{% b %}{% endraw %}\n{%- c \"d\" -%}";
+        let t = tags(src);
+        assert_eq!(
+            t,
+            vec![Tag {
+                line: 3,
+                text: "c \"d\""
+            }]
+        );
+        assert_eq!(
+            literals("include \"a\" 'b'").collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert_eq!(macro_name("macro r(n=1)"), Some("r"));
+    }
+
+    #[test]
+    fn an_endless_macro_fails_the_render_instead_of_the_process() {
+        let (mut tera, src) = compile(&[(
+            "m.html",
+            "{% macro r(n) %}{{ self::r(n=n) }}{% endmacro %}\n{% macro toc(d) %}{% if d > 0 %}<{{ self::toc(d=d - 1) }}>{% endif %}{% endmacro %}\n{{ self::toc(d=3) }}{% if go %}{{ self::r(n=1) }}{% endif %}",
+        )]);
+        guard_macros(&mut tera);
+        let mut ctx = tera::Context::new();
+        ctx.insert("go", &false);
+        // a recursion that ends renders as before
+        let out = std::thread::spawn(move || {
+            let ok = guarded(|| tera.render("m.html", &ctx));
+            ctx.insert("go", &true);
+            let err = guarded(|| tera.render("m.html", &ctx));
+            (ok, err.is_err(), take_tripped())
+        })
+        .join()
+        .unwrap();
+        assert_eq!(out.0.unwrap().trim(), "<<<>>>");
+        assert!(out.1);
+        let (t, m) = out.2.expect("the guard tripped");
+        let d = tripped_diagnostic(&t, &m, &src);
+        assert_eq!((d.line, d.file.to_str()), (1, Some("templates/m.html")));
+        assert!(d.message.contains("macro `r`"), "{}", d.message);
+    }
+}
