@@ -1,6 +1,6 @@
 //! Pages: fills the templates with the resolved site and writes the output folder.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -596,6 +596,67 @@ pub fn display_term(term: &str) -> String {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
+}
+
+/// The templates that render a whole page, each rendered by one [`Renderer`] method.
+const PAGE_TEMPLATES: &[&str] = &[
+    "chapter.html",
+    "index.html",
+    "glossary.html",
+    "print.html",
+    "root.html",
+    "404.html",
+];
+
+/// For `check`: renders in memory, once per language, every kind of page whose template uses
+/// one of `changed` (the templates the site overrides), with the context the build gives it
+/// (the first chapter for chapter pages), and returns what failed. A template can be valid
+/// syntax and still fail only when it meets a page's data (`{{ nonexistent.var }}`), which
+/// only rendering finds; pages that use only the embedded templates are skipped, as those
+/// render on any site, which keeps `check` as fast as before on a site without overrides. An
+/// overridden template no page uses is not rendered, as the build never renders it either.
+pub fn render_samples(site: &Site, tera: Tera, changed: &BTreeSet<String>) -> Vec<Diagnostic> {
+    let pages: Vec<&str> = (PAGE_TEMPLATES.iter().copied())
+        .filter(|p| {
+            let used = crate::template_safety::reached(&tera, &[p]);
+            used.iter().any(|t| changed.contains(t))
+        })
+        .collect();
+    if pages.is_empty() {
+        return Vec::new();
+    }
+    let r = Renderer::new(site, tera);
+    let mut jobs: Vec<(&str, &str)> = Vec::new();
+    for p in pages {
+        if matches!(p, "root.html" | "404.html") {
+            // one page for the whole site, in the default language
+            jobs.push((p, &site.config.default_language));
+        } else {
+            jobs.extend(site.config.languages.iter().map(|l| (p, l.as_str())));
+        }
+    }
+    let mut out: Vec<Diagnostic> = jobs
+        .par_iter()
+        .with_max_len(1)
+        .filter_map(|&(page, lang)| {
+            let rendered = match page {
+                "chapter.html" => match site.order.first() {
+                    Some(id) => r.chapter(lang, id, 0).map(drop),
+                    None => Ok(()),
+                },
+                "index.html" => r.index(lang).map(drop),
+                "glossary.html" => r.glossary(lang).map(drop),
+                "print.html" => r.print(lang).map(drop),
+                "root.html" => r.root_page().map(drop),
+                _ => r.not_found().map(drop),
+            };
+            rendered.err()
+        })
+        .collect();
+    // the same mistake fails every language's page alike: say it once
+    out.sort_by(|a, b| (&a.file, a.line, &a.message).cmp(&(&b.file, b.line, &b.message)));
+    out.dedup();
+    out
 }
 
 /// A page of the site to render and write.

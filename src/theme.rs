@@ -22,6 +22,9 @@ pub enum StaticFile {
 pub struct Theme {
     /// Template name (`chapter.html`) → source.
     pub templates: BTreeMap<String, String>,
+    /// The templates the site brings itself (its `templates/`): `check` renders the pages
+    /// that use them, since only those can fail where the embedded theme does not.
+    pub overridden: std::collections::BTreeSet<String>,
     /// Path below `static/` → file.
     pub static_files: BTreeMap<String, StaticFile>,
     /// Language → UI strings (a JSON object; nested tables such as `symbols` allowed).
@@ -145,6 +148,7 @@ impl Theme {
                     .replace('\\', "/");
                 match std::fs::read(entry.path()).map(String::from_utf8) {
                     Ok(Ok(text)) => {
+                        theme.overridden.insert(rel.clone());
                         theme.templates.insert(rel, text);
                     }
                     _ => diags.push(Diagnostic::error(

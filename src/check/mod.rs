@@ -70,9 +70,17 @@ pub fn check(root: &Path, strict: bool) -> Report {
     let mut sw = crate::timing::Stopwatch::start();
     let mut coverage = None;
     if let Some(site) = &site {
-        if let Err(errs) = crate::render::compile(&site.theme.templates) {
-            diags.extend(errs);
+        // the build's own compile (syntax, template cycles), then the pages that use the
+        // site's own templates, rendered in memory: what the build would find in them
+        match crate::render::compile(&site.theme.templates) {
+            Ok(tera) => diags.extend(crate::render::render_samples(
+                site,
+                tera,
+                &site.theme.overridden,
+            )),
+            Err(errs) => diags.extend(errs),
         }
+        sw.lap("check: templates");
         let units = all_units(site);
         sw.lap("check: text units");
         diags.extend(pairing(site));
