@@ -487,6 +487,34 @@ fn cases() -> Vec<Case> {
             "{% extends \"base.html\" %}\n{% block main %}\n\n{% include \"nope.html\" %}\n{% endblock %}\n",
         )
         .at("template", "templates/chapter.html", 4),
+        // Tera recurses without a limit: these overflowed the stack and aborted the process
+        case(
+            "template includes itself",
+            "templates/chapter.html",
+            "{% include \"chapter.html\" %}\n",
+        )
+        .at("template", "templates/chapter.html", 1),
+        case(
+            "templates include each other",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}{% include \"a.html\" %}{% endblock %}\n",
+        )
+        .also("templates/a.html", "{% include \"b.html\" %}\n")
+        .also("templates/b.html", "<p>\n{% include \"a.html\" %}\n")
+        .at("template", "templates/b.html", 2),
+        case(
+            "templates import each other's macros",
+            "templates/m.html",
+            "{% import \"n.html\" as n %}\n",
+        )
+        .also("templates/n.html", "\n\n{% import \"m.html\" as m %}\n")
+        .at("template", "templates/n.html", 3),
+        case(
+            "macro calls itself without end",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% macro r() %}{{ self::r() }}{% endmacro %}\n{% block main %}{{ self::r() }}{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 2),
         case("UI strings not YAML", "i18n/en.yaml", "a: [\n").at("i18n", "i18n/en.yaml", 2),
         // ---------------------------------------------------------------- leaving the site
         case(
@@ -609,6 +637,15 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The name of a staging folder (`.public.rulebook-tmp-<pid>`) left in `site`, if any.
+fn staging_left(site: &Path) -> Option<String> {
+    std::fs::read_dir(site)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.contains(".rulebook-tmp-"))
+}
+
 fn check(case: &Case, base: &Path, before: &[(std::path::PathBuf, Vec<u8>)]) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(base, dir.path());
@@ -642,6 +679,23 @@ fn check(case: &Case, base: &Path, before: &[(std::path::PathBuf, Vec<u8>)]) -> 
     }
     if snapshot(&dir.path().join("public")) != before {
         problems.push("the previous public/ changed".to_string());
+    }
+    if let Some(left) = staging_left(dir.path()) {
+        problems.push(format!("the build left {left} behind"));
+    }
+    // `check` reports what the build would: the template cases are what it used to miss
+    if case.kind == "template" {
+        let r = run(&["check", "--site", dir.path().to_str().unwrap()]);
+        let out = format!("{}{}", r.stdout, r.stderr);
+        if r.code != 1 {
+            problems.push(format!("check: exit code {} instead of 1", r.code));
+        }
+        if !out.contains(&want) {
+            problems.push(format!("check: no `{want}`"));
+        }
+        if snapshot(&dir.path().join("public")) != before || staging_left(dir.path()).is_some() {
+            problems.push("check wrote files".to_string());
+        }
     }
     if problems.is_empty() {
         Ok(())

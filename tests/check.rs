@@ -317,3 +317,38 @@ fn missing_content_is_an_error_not_a_panic() {
     assert_eq!(r.code, 1);
     assert!(r.stdout.contains("missing-content"), "{}", r.stdout);
 }
+
+/// `check` renders the pages that use a site's own templates, as the build does, and finds
+/// what only rendering finds; a macro that recurses and ends is fine. (The crash cases, each
+/// for both `build` and `check`, are in tests/bad_input.rs.)
+#[test]
+fn site_templates_are_rendered_by_check() {
+    let toc = "{% extends \"base.html\" %}\n{% macro toc(d) %}{% if d > 0 %}<ul><li>{{ self::toc(d=d - 1) }}</li></ul>{% endif %}{% endmacro %}\n{% block main %}{{ self::toc(d=6) }}{{ content | safe }}{% endblock %}\n";
+    let files = |base: &'static str| {
+        site(&[
+            ("content/site.yaml", SITE_YAML),
+            ("content/en/a.md", "---\nid: a\ntitle: A\n---\n\nText.\n"),
+            ("content/uk/a.md", "---\nid: a\ntitle: А\n---\n\nТекст.\n"),
+            ("templates/chapter.html", toc),
+            ("templates/base.html", base),
+        ])
+    };
+    let good = files(include_str!("../templates/base.html"));
+    let (code, v) = check_json(good.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(findings(&v), vec![]);
+    // every page but the print view extends base.html: each reports the unknown variable at its line
+    let bad = files(
+        "<!doctype html>\n<p>{{ nonexistent.var }}</p>\n{% block main %}{% endblock main %}\n",
+    );
+    let (code, v) = check_json(bad.path(), &[]);
+    assert_eq!(code, 1, "{v}");
+    let f = findings(&v);
+    assert!(
+        f.iter()
+            .all(|x| *x == ("template".to_string(), "templates/base.html".to_string(), 2)),
+        "{f:?}"
+    );
+    assert!(!f.is_empty());
+    assert!(!bad.path().join("public").exists());
+}
