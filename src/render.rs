@@ -48,6 +48,14 @@ pub fn compile(
             ));
         }
     }
+    // Tera parses and renders nesting by recursion: refuse what would overflow the stack
+    let deep: Vec<Diagnostic> = (templates.iter())
+        .filter_map(|(name, src)| crate::template_safety::too_deep(name, src))
+        .collect();
+    if !deep.is_empty() {
+        errors.extend(deep);
+        return Err(errors);
+    }
     let list: Vec<(&str, &str)> = templates
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))

@@ -315,21 +315,95 @@ fn cycle_diagnostic(
     )
 }
 
-/// A `{% … %}` tag of a template's source.
+/// Deepest nesting a template may have: of blocks (`{% if %}` in `{% for %}` in …), and of
+/// brackets in one expression. Tera parses and renders both by recursion, so a few thousand
+/// levels overflow the stack and abort the process (500 nested `if`s did, when rendered on a
+/// 2 MiB thread). Counted in the source before Tera parses it; real templates nest a handful of
+/// levels, and this many stays far within the stack the macro guard leaves.
+pub const MAX_TEMPLATE_DEPTH: usize = 40;
+
+/// Where `src` nests deeper than [`MAX_TEMPLATE_DEPTH`], as the diagnostic to show.
+pub fn too_deep(name: &str, src: &str) -> Option<Diagnostic> {
+    let error = |line: usize, what: &str, fix: &str| {
+        Diagnostic::error(
+            "template",
+            format!("templates/{name}"),
+            line,
+            format!("{what} nest more than {MAX_TEMPLATE_DEPTH} deep here, more than any page needs and more than rendering can follow; {fix}"),
+        )
+    };
+    let mut depth = 0usize;
+    for t in regions(src) {
+        if t.statement {
+            match tag_word(t.text) {
+                "if" | "for" | "block" | "macro" | "filter" => {
+                    depth += 1;
+                    if depth > MAX_TEMPLATE_DEPTH {
+                        return Some(error(
+                            t.line,
+                            "statements (`{% if %}`, `{% for %}`, …)",
+                            "flatten the template (a macro or an included template can take a part out)",
+                        ));
+                    }
+                }
+                "endif" | "endfor" | "endblock" | "endmacro" | "endfilter" => {
+                    depth = depth.saturating_sub(1)
+                }
+                _ => {}
+            }
+        }
+        let mut brackets = 0usize;
+        let mut quote = None;
+        for (i, c) in t.text.char_indices() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'' | '`') => quote = Some(c),
+                (None, '(' | '[' | '{') => {
+                    brackets += 1;
+                    if brackets > MAX_TEMPLATE_DEPTH {
+                        let line = t.line + t.text[..i].matches('\n').count();
+                        return Some(error(
+                            line,
+                            "brackets",
+                            "split the expression (a `{% set %}` can hold a part of it)",
+                        ));
+                    }
+                }
+                (None, ')' | ']' | '}') => brackets = brackets.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// A `{% … %}` tag, or a `{{ … }}` expression, of a template's source.
 #[derive(Debug, PartialEq)]
 struct Tag<'a> {
     line: usize,
     /// What is between the delimiters, without whitespace control and spaces.
     text: &'a str,
+    /// `{% … %}` rather than `{{ … }}`.
+    statement: bool,
 }
 
-/// The statement tags of `src`, in order, skipping comments, `{{ … }}` and raw blocks: enough
-/// to find the line of a tag Tera's syntax tree (which has no positions) names.
+/// The statement tags of `src`, in order: enough to find the line of a tag Tera's syntax tree
+/// (which has no positions) names.
 fn tags(src: &str) -> Vec<Tag<'_>> {
+    let mut v = regions(src);
+    v.retain(|t| t.statement);
+    v
+}
+
+/// The tags and expressions of `src`, in order, skipping comments and raw blocks.
+fn regions(src: &str) -> Vec<Tag<'_>> {
     let mut out = Vec::new();
     let mut rest = src;
     let mut offset = 0;
     let mut in_raw = false;
+    // lines counted up to byte `counted`: counting from the start for every tag was quadratic
+    let (mut line, mut counted) = (1, 0);
     while let Some(i) = rest.find('{') {
         let at = &rest[i..];
         let close = if at.starts_with("{%") {
@@ -350,7 +424,8 @@ fn tags(src: &str) -> Vec<Tag<'_>> {
         let start = offset + i;
         offset += i + 2 + end + 2;
         rest = &at[2 + end + 2..];
-        if close != "%}" {
+        let statement = close == "%}";
+        if close == "#}" || (in_raw && !statement) {
             continue;
         }
         let text = inner.trim_matches('-').trim();
@@ -358,12 +433,17 @@ fn tags(src: &str) -> Vec<Tag<'_>> {
             in_raw = text != "endraw";
             continue;
         }
-        if text == "raw" {
+        if statement && text == "raw" {
             in_raw = true;
             continue;
         }
-        let line = src[..start].matches('\n').count() + 1;
-        out.push(Tag { line, text });
+        line += src[counted..start].matches('\n').count();
+        counted = start;
+        out.push(Tag {
+            line,
+            text,
+            statement,
+        });
     }
     out
 }
@@ -492,7 +572,8 @@ mod tests {
             t,
             vec![Tag {
                 line: 3,
-                text: "c \"d\""
+                text: "c \"d\"",
+                statement: true,
             }]
         );
         assert_eq!(
@@ -500,6 +581,26 @@ mod tests {
             ["a", "b"]
         );
         assert_eq!(macro_name("macro r(n=1)"), Some("r"));
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_limit_is_refused_at_its_line() {
+        let ok =
+            "{% if a %}".repeat(MAX_TEMPLATE_DEPTH) + &"{% endif %}".repeat(MAX_TEMPLATE_DEPTH);
+        assert_eq!(too_deep("t.html", &ok), None);
+        // siblings do not add up
+        assert_eq!(too_deep("t.html", &ok.repeat(3)), None);
+        let deep = "{% for x in y %}\n".repeat(MAX_TEMPLATE_DEPTH + 1);
+        let d = too_deep("t.html", &deep).expect("too deep");
+        assert_eq!(d.line, MAX_TEMPLATE_DEPTH + 1);
+        let parens = format!("\n{{{{ {}1 }}}}", "(".repeat(MAX_TEMPLATE_DEPTH + 1));
+        assert_eq!(too_deep("t.html", &parens).map(|d| d.line), Some(2));
+        // brackets in strings, comments and raw text are not nesting
+        let quoted = format!(
+            "{{{{ '{0}' }}}}{{# {0} #}}{{% raw %}}{{{{ {0} }}}}{{% endraw %}}",
+            "(".repeat(99)
+        );
+        assert_eq!(too_deep("t.html", &quoted), None);
     }
 
     #[test]

@@ -515,6 +515,18 @@ fn cases() -> Vec<Case> {
             "{% extends \"base.html\" %}\n{% macro r() %}{{ self::r() }}{% endmacro %}\n{% block main %}{{ self::r() }}{% endblock %}\n",
         )
         .at("template", "templates/chapter.html", 2),
+        case(
+            "template nests 100,000 ifs",
+            "templates/chapter.html",
+            format!("\n{}", "{% if a %}".repeat(100_000)),
+        )
+        .at("template", "templates/chapter.html", 2),
+        case(
+            "template expression nests 100,000 brackets",
+            "templates/chapter.html",
+            format!("\n\n{{{{ {}1 }}}}", "(".repeat(100_000)),
+        )
+        .at("template", "templates/chapter.html", 3),
         case("UI strings not YAML", "i18n/en.yaml", "a: [\n").at("i18n", "i18n/en.yaml", 2),
         // ---------------------------------------------------------------- leaving the site
         case(
