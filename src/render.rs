@@ -66,7 +66,7 @@ pub fn compile(
         Ok(()) => errors.extend(crate::template_safety::cycles(&tera, templates)),
         Err(e) => errors.push(template_error(&e, None)),
     }
-    crate::template_safety::guard_macros(&mut tera);
+    crate::template_safety::add_guards(&mut tera);
     if errors.is_empty() {
         Ok(tera)
     } else {
@@ -278,8 +278,8 @@ impl<'a> Renderer<'a> {
     pub(crate) fn render(&self, template: &str, ctx: &Context) -> Result<String, Diagnostic> {
         use crate::template_safety as safety;
         safety::guarded(|| self.tera.render(template, ctx)).map_err(|e| {
-            if let Some((t, m)) = safety::take_tripped() {
-                return safety::tripped_diagnostic(&t, &m, &self.site.theme.templates);
+            if let Some(t) = safety::take_tripped() {
+                return safety::tripped_diagnostic(&t, &self.site.theme.templates);
             }
             locate_runtime_error(
                 template_error(&e, Some(template)),

@@ -13,11 +13,15 @@
 //!   than the number of templates.
 //! - Macros may legitimately call themselves (a nested table of contents), and whether such a
 //!   recursion ends depends on the data, which no static check can decide. So every macro gets a
-//!   guard as its first statement ([`guard_macros`]) that measures how much stack the render has
+//!   guard as its first statement ([`add_guards`]) that measures how much stack the render has
 //!   used since it began and fails the render, naming the macro, once that passes
 //!   [`STACK_BUDGET`]. Measuring the stack itself rather than counting calls holds however large
 //!   a frame Tera's version or the macro's body makes; the budget is half of the smallest stack
-//!   a render runs on (Rust's 2 MiB for spawned threads, rayon's workers included).
+//!   a render runs on (Rust's 2 MiB for spawned threads, rayon's workers included). Blocks and
+//!   includes get the same guard, so a long chain of templates without a cycle, each nested
+//!   deep, stops with an error too.
+//! - Within one template, nesting is bounded in the source ([`too_deep`]) before Tera parses it,
+//!   so the stack used between two guards is bounded as well.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -39,8 +43,8 @@ const GUARD: &str = "__rulebook_macro_guard";
 thread_local! {
     /// Where the current render's stack began (0: no render under way on this thread).
     static STACK_TOP: Cell<usize> = const { Cell::new(0) };
-    /// The macro whose guard stopped the render on this thread: (template, macro).
-    static TRIPPED: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
+    /// The guard that stopped the render on this thread.
+    static TRIPPED: RefCell<Option<Tripped>> = const { RefCell::new(None) };
 }
 
 /// An address on the current stack: how deep the thread is.
@@ -67,36 +71,49 @@ pub fn guarded<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The macro whose guard stopped the last render on this thread, if one did: (template, macro).
-pub fn take_tripped() -> Option<(String, String)> {
+/// Where a guard stopped a render: the template, and the `macro`, `include` or `block` tag
+/// the guard stands for with the name in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tripped {
+    pub template: String,
+    pub tag: String,
+    pub name: String,
+}
+
+/// The guard that stopped the last render on this thread, if one did.
+pub fn take_tripped() -> Option<Tripped> {
     TRIPPED.with(|t| t.borrow_mut().take())
 }
 
-/// The diagnostic for a macro stopped by its guard, at the line that defines it.
-pub fn tripped_diagnostic(
-    template: &str,
-    name: &str,
-    templates: &BTreeMap<String, String>,
-) -> Diagnostic {
+/// The diagnostic for a render stopped by a guard, at the line of the tag it stands for.
+pub fn tripped_diagnostic(t: &Tripped, templates: &BTreeMap<String, String>) -> Diagnostic {
+    let name = t.name.as_str();
     let line = templates
-        .get(template)
+        .get(&t.template)
         .and_then(|src| {
-            tags(src)
-                .into_iter()
-                .find(|t| tag_word(t.text) == "macro" && macro_name(t.text) == Some(name))
+            tags(src).into_iter().find(|g| {
+                tag_word(g.text) == t.tag
+                    && match t.tag.as_str() {
+                        "macro" => macro_name(g.text) == Some(name),
+                        "block" => g.text.split_whitespace().nth(1) == Some(name),
+                        _ => literals(g.text).any(|l| l == name),
+                    }
+            })
         })
-        .map_or(0, |t| t.line);
+        .map_or(0, |g| g.line);
+    let what = match t.tag.as_str() {
+        "macro" => format!("macro `{name}` calls itself (directly or through other macros) without end, or nests far deeper than any page needs"),
+        tag => format!("rendering nests too deeply at this `{tag}` of {name}: a macro calls itself through it without end, or templates, blocks and macros nest far deeper than any page needs"),
+    };
     Diagnostic::error(
         "template",
-        format!("templates/{template}"),
+        format!("templates/{}", t.template),
         line,
-        format!(
-            "macro `{name}` calls itself (directly or through other macros) without end, or nests far deeper than any page needs; make sure its recursion stops, e.g. under an `{{% if %}}` that becomes false"
-        ),
+        format!("{what}; make sure recursion stops, e.g. under an `{{% if %}}` that becomes false"),
     )
 }
 
-/// The guard each macro calls first: fails once the render has used [`STACK_BUDGET`].
+/// The guard: fails once the render has used [`STACK_BUDGET`].
 struct MacroGuard;
 
 impl tera::Function for MacroGuard {
@@ -109,9 +126,13 @@ impl tera::Function for MacroGuard {
                     .unwrap_or("")
                     .to_string()
             };
-            let (template, name) = (arg("template"), arg("name"));
-            let msg = format!("macro `{name}` in {template} recursed too deeply");
-            TRIPPED.with(|t| *t.borrow_mut() = Some((template, name)));
+            let t = Tripped {
+                template: arg("template"),
+                tag: arg("tag"),
+                name: arg("name"),
+            };
+            let msg = format!("{} `{}` in {} nests too deeply", t.tag, t.name, t.template);
+            TRIPPED.with(|slot| *slot.borrow_mut() = Some(t));
             return Err(tera::Error::msg(msg));
         }
         Ok(tera::Value::String(String::new()))
@@ -122,23 +143,74 @@ impl tera::Function for MacroGuard {
     }
 }
 
-/// Puts the stack guard at the start of every macro of every template in `tera`.
-pub fn guard_macros(tera: &mut Tera) {
+/// A call of the guard, standing for the `tag` named `name` of `template`.
+fn guard_node(template: &str, tag: &str, name: &str) -> Node {
+    let mut args = HashMap::new();
+    for (k, v) in [("template", template), ("tag", tag), ("name", name)] {
+        args.insert(k.to_string(), Expr::new(ExprVal::String(v.to_string())));
+    }
+    let call = FunctionCall {
+        name: GUARD.to_string(),
+        args,
+    };
+    Node::VariableBlock(WS::default(), Expr::new(ExprVal::FunctionCall(call)))
+}
+
+/// Puts a guard before every include and at the start of every block body in `nodes`. Macro
+/// definitions are skipped: Tera renders macros from [`tera::Template::macros`], not from here.
+fn guard_nodes(nodes: &mut Vec<Node>, template: &str) {
+    let mut i = 0;
+    while i < nodes.len() {
+        match &mut nodes[i] {
+            Node::Include(_, names, _) => {
+                let name = names.first().cloned().unwrap_or_default();
+                nodes.insert(i, guard_node(template, "include", &name));
+                i += 1;
+            }
+            Node::Block(_, b, _) => guard_block(b, template),
+            Node::FilterSection(_, f, _) => guard_nodes(&mut f.body, template),
+            Node::Forloop(_, f, _) => {
+                guard_nodes(&mut f.body, template);
+                if let Some(body) = &mut f.empty_body {
+                    guard_nodes(body, template);
+                }
+            }
+            Node::If(c, _) => {
+                for (_, _, body) in &mut c.conditions {
+                    guard_nodes(body, template);
+                }
+                if let Some((_, body)) = &mut c.otherwise {
+                    guard_nodes(body, template);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+fn guard_block(b: &mut tera::ast::Block, template: &str) {
+    guard_nodes(&mut b.body, template);
+    b.body.insert(0, guard_node(template, "block", &b.name));
+}
+
+/// Puts the stack guard at the start of every macro and block and before every include of
+/// every template in `tera`: every way a render goes deeper than one template's own nesting
+/// (which [`too_deep`] bounds) passes one of them.
+pub fn add_guards(tera: &mut Tera) {
     tera.register_function(GUARD, MacroGuard);
     for (tname, template) in tera.templates.iter_mut() {
+        guard_nodes(&mut template.ast, tname);
         for (mname, def) in template.macros.iter_mut() {
-            let mut args = HashMap::new();
-            for (k, v) in [("template", tname), ("name", mname)] {
-                args.insert(k.to_string(), Expr::new(ExprVal::String(v.clone())));
+            guard_nodes(&mut def.body, tname);
+            def.body.insert(0, guard_node(tname, "macro", mname));
+        }
+        // what Tera renders for a block when templates extend one another: copies of the
+        // blocks of every template in the chain
+        for defs in template.blocks_definitions.values_mut() {
+            for (owner, block) in defs.iter_mut() {
+                guard_block(block, owner);
             }
-            let call = FunctionCall {
-                name: GUARD.to_string(),
-                args,
-            };
-            def.body.insert(
-                0,
-                Node::VariableBlock(WS::default(), Expr::new(ExprVal::FunctionCall(call))),
-            );
         }
     }
 }
@@ -465,13 +537,13 @@ fn macro_name(text: &str) -> Option<&str> {
 /// The string literals of a tag.
 fn literals(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
-    std::iter::from_fn(move || loop {
+    std::iter::from_fn(move || {
         let i = rest.find(['"', '\'', '`'])?;
         let q = rest[i..].chars().next()?;
         let after = &rest[i + 1..];
         let end = after.find(q)?;
         rest = &after[end + 1..];
-        return Some(&after[..end]);
+        Some(&after[..end])
     })
 }
 
@@ -604,12 +676,48 @@ mod tests {
     }
 
     #[test]
+    fn a_long_chain_of_deeply_nested_includes_fails_the_render_instead_of_the_process() {
+        let n = MAX_TEMPLATE_DEPTH - 1;
+        let mut list: Vec<(String, String)> = (0..200)
+            .map(|i| {
+                let body = format!(
+                    "{}{{% include \"t{}.html\" %}}{}",
+                    "{% if true %}".repeat(n),
+                    i + 1,
+                    "{% endif %}".repeat(n)
+                );
+                (format!("t{i}.html"), body)
+            })
+            .collect();
+        list.push(("t200.html".into(), "end".into()));
+        let mut tera = Tera::default();
+        tera.add_raw_templates(list.clone()).unwrap();
+        add_guards(&mut tera);
+        let (err, tripped) = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let r = guarded(|| tera.render("t0.html", &tera::Context::new()));
+                (r.is_err(), take_tripped())
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(err);
+        let t = tripped.expect("a guard tripped");
+        assert_eq!(t.tag, "include");
+        let sources: BTreeMap<String, String> = list.into_iter().collect();
+        let d = tripped_diagnostic(&t, &sources);
+        assert_eq!(d.line, 1);
+        assert!(d.message.contains("this `include` of t"), "{}", d.message);
+    }
+
+    #[test]
     fn an_endless_macro_fails_the_render_instead_of_the_process() {
         let (mut tera, src) = compile(&[(
             "m.html",
             "{% macro r(n) %}{{ self::r(n=n) }}{% endmacro %}\n{% macro toc(d) %}{% if d > 0 %}<{{ self::toc(d=d - 1) }}>{% endif %}{% endmacro %}\n{{ self::toc(d=3) }}{% if go %}{{ self::r(n=1) }}{% endif %}",
         )]);
-        guard_macros(&mut tera);
+        add_guards(&mut tera);
         let mut ctx = tera::Context::new();
         ctx.insert("go", &false);
         // a recursion that ends renders as before
@@ -623,8 +731,8 @@ mod tests {
         .unwrap();
         assert_eq!(out.0.unwrap().trim(), "<<<>>>");
         assert!(out.1);
-        let (t, m) = out.2.expect("the guard tripped");
-        let d = tripped_diagnostic(&t, &m, &src);
+        let t = out.2.expect("the guard tripped");
+        let d = tripped_diagnostic(&t, &src);
         assert_eq!((d.line, d.file.to_str()), (1, Some("templates/m.html")));
         assert!(d.message.contains("macro `r`"), "{}", d.message);
     }
