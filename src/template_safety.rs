@@ -37,6 +37,18 @@ use crate::diag::Diagnostic;
 /// level takes a few kilobytes, so this is hundreds of levels.
 pub const STACK_BUDGET: usize = 1024 * 1024;
 
+/// [`STACK_BUDGET`], or half of a smaller default thread stack set with `RUST_MIN_STACK`
+/// (which sets the stack of rayon's workers too, where pages render).
+fn budget() -> usize {
+    static BUDGET: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let min_stack = std::env::var("RUST_MIN_STACK")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        min_stack.map_or(STACK_BUDGET, |s| STACK_BUDGET.min(s / 2))
+    })
+}
+
 /// The name the guard is registered under; no site would name a function this.
 const GUARD: &str = "__rulebook_macro_guard";
 
@@ -119,7 +131,7 @@ struct MacroGuard;
 impl tera::Function for MacroGuard {
     fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
         let top = STACK_TOP.with(|t| t.get());
-        if top != 0 && top.abs_diff(stack_position()) > STACK_BUDGET {
+        if top != 0 && top.abs_diff(stack_position()) > budget() {
             let arg = |k: &str| {
                 args.get(k)
                     .and_then(|v| v.as_str())
