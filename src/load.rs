@@ -187,6 +187,54 @@ fn surely_nfc(text: &str) -> bool {
     true
 }
 
+/// The key a top-level front-matter line sets, however it is spelled: `key:`, `key :`,
+/// `"key":` or `'key':`. `None` for a line that sets no top-level key (indented, a comment, a
+/// list item, a blank line). Duplicates and the lines that messages point at are found with it,
+/// and `translated` finds the block it replaces with it, so a key in quotes or with a space
+/// before its colon is the same key to all of them, as it is to YAML.
+pub fn front_matter_key(line: &str) -> Option<String> {
+    let line = line.trim_end_matches(['\n', '\r']);
+    let first = line.chars().next()?;
+    if first.is_whitespace() || matches!(first, '#' | '-' | '?' | '[' | '{' | '%' | '&' | '*' | '!')
+    {
+        return None;
+    }
+    let (key, rest) = if first == '"' || first == '\'' {
+        let inner = &line[1..];
+        let end = inner.find(first)?;
+        (inner[..end].to_string(), &inner[end + 1..])
+    } else {
+        // a plain key ends at the first `:` followed by a space or the end of the line
+        let bytes = line.as_bytes();
+        let at = (0..bytes.len()).find(|&i| {
+            bytes[i] == b':' && bytes.get(i + 1).is_none_or(|c| *c == b' ' || *c == b'\t')
+        })?;
+        (line[..at].trim_end().to_string(), &line[at..])
+    };
+    let rest = rest.trim_start();
+    (rest.starts_with(':') && !key.is_empty()).then_some(key)
+}
+
+/// Every top-level key that front matter sets more than once, with the line (counted from the
+/// front matter's first line, 1-based) of each repeat. YAML parsers disagree about repeats, and
+/// serde keeps only one of them for the keys it does not know (`description`, `draft`,
+/// `translated_from`): the other is silently lost, so every repeat is an error.
+pub fn duplicate_keys(yaml: &str) -> Vec<(String, usize, usize)> {
+    let mut first: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, line) in yaml.lines().enumerate() {
+        if let Some(key) = front_matter_key(line) {
+            match first.get(&key) {
+                Some(&f) => out.push((key, f, i + 1)),
+                None => {
+                    first.insert(key, i + 1);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Splits front matter from the body and checks it.
 pub fn parse_chapter(
     text: String,
@@ -237,6 +285,21 @@ pub fn parse_chapter(
         ));
         return None;
     }
+    let duplicates = duplicate_keys(yaml);
+    if !duplicates.is_empty() {
+        for (key, first, again) in duplicates {
+            diags.push(Diagnostic::error(
+                "front-matter",
+                &path,
+                again + 1,
+                format!(
+                    "front-matter key `{key}` is set again here (first on line {}); keep one of them",
+                    first + 1
+                ),
+            ));
+        }
+        return None;
+    }
     let fm: FrontMatter = match serde_yaml::from_str::<Option<FrontMatter>>(yaml) {
         Ok(Some(fm)) => fm,
         Ok(None) => FrontMatter {
@@ -284,7 +347,7 @@ pub fn parse_chapter(
     };
     let key_line = |key: &str| {
         yaml.lines()
-            .position(|l| l.starts_with(&format!("{key}:")))
+            .position(|l| front_matter_key(l).as_deref() == Some(key))
             .map(|i| i + 2)
             .unwrap_or(1)
     };
@@ -543,6 +606,17 @@ mod tests {
             ("---\nid: a/b\ntitle: b\n---\n", 2, "bad-id"),
             ("---\nid: a\nid: b\ntitle: b\n---\n", 3, "front-matter"),
             (
+                "---\nid: a\ntitle: b\ndescription: x\ndescription: y\n---\n",
+                5,
+                "front-matter",
+            ),
+            ("---\nid: a\ntitle: b\ndraft: true\n\"draft\": false\n---\n", 5, "front-matter"),
+            (
+                "---\nid: a\ntitle: b\ntranslated_from: {lang: en}\ntranslated_from :\n  lang: en\n---\n",
+                5,
+                "front-matter",
+            ),
+            (
                 "---\nid: a\ntitle: b\nweight: heavy\n---\n",
                 4,
                 "front-matter",
@@ -557,6 +631,25 @@ mod tests {
                 "{text:?}: {}",
                 d.items[0]
             );
+        }
+    }
+
+    #[test]
+    fn keys_are_found_however_they_are_spelled() {
+        for (line, key) in [
+            ("id: a", Some("id")),
+            ("translated_from :", Some("translated_from")),
+            ("\"translated_from\":", Some("translated_from")),
+            ("'translated_from' : {}", Some("translated_from")),
+            ("title: \"a: b\"", Some("title")),
+            ("url: http://x", Some("url")),
+            ("  lang: en", None),
+            ("# id: a", None),
+            ("- id: a", None),
+            ("", None),
+            ("no colon", None),
+        ] {
+            assert_eq!(front_matter_key(line).as_deref(), key, "{line:?}");
         }
     }
 

@@ -114,6 +114,23 @@ fn cases() -> Vec<Case> {
             NEW,
             3,
         ),
+        case(
+            "description twice",
+            NEW,
+            "---\nid: b\ntitle: B\ndescription: x\ndescription: y\n---\n",
+        )
+        .at("front-matter", NEW, 5),
+        case("draft twice", NEW, "---\nid: b\ntitle: B\ndraft: false\ndraft: true\n---\n").at(
+            "front-matter",
+            NEW,
+            5,
+        ),
+        case(
+            "translated_from twice, spelled two ways",
+            NEW,
+            "---\nid: b\ntitle: B\ntranslated_from:\n  lang: en\n\"translated_from\":\n  lang: en\n---\n",
+        )
+        .at("front-matter", NEW, 6),
         case("id is a list", NEW, "---\nid: [b]\ntitle: B\n---\n").at("front-matter", NEW, 2),
         case("weight is a word", NEW, "---\nid: b\ntitle: B\nweight: heavy\n---\n").at(
             "front-matter",
