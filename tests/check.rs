@@ -310,6 +310,63 @@ fn stale_translation_flow() {
     assert!(r.stderr.contains("nope"), "{}", r.stderr);
 }
 
+/// A chapter that fails to load is not "up to date": `translated` stops as it does for a broken
+/// site.yaml, writes nothing, and exits 1.
+#[test]
+fn translated_refuses_a_site_with_errors_and_writes_nothing() {
+    let en = "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n";
+    let uk_ok = "---\nid: b\ntitle: Бета\n---\n\nВступ.\n";
+    let uk_bad = "---\nid: a\ntitle: Альфа\nweight: heavy\n---\n\nВступ.\n";
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/a.md", en),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: Beta\n---\n\nIntro.\n",
+        ),
+        ("content/uk/a.md", uk_bad),
+        ("content/uk/b.md", uk_ok),
+    ]);
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error[front-matter]: content/uk/a.md:4:"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("fix them first"), "{}", r.stderr);
+    assert!(!r.stderr.contains("already records"), "{}", r.stderr);
+    let read = |f: &str| std::fs::read_to_string(s.path().join(f)).unwrap();
+    assert_eq!(read("content/uk/a.md"), uk_bad);
+    assert_eq!(read("content/uk/b.md"), uk_ok, "nothing is written");
+}
+
+/// `translated_from :` and `"translated_from":` are the key `translated` replaces: a second
+/// block would make the chapter a duplicate-key error.
+#[test]
+fn translated_replaces_the_key_however_it_is_spelled() {
+    for key in ["translated_from :", "\"translated_from\":"] {
+        let uk = format!(
+            "---\nid: a\ntitle: Альфа\n{key}\n  lang: en\n  hash: \"0000000000000000\"\n---\n\nВступ.\n"
+        );
+        let s = site(&[
+            ("content/site.yaml", SITE_YAML),
+            (
+                "content/en/a.md",
+                "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n",
+            ),
+            ("content/uk/a.md", &uk),
+        ]);
+        let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{key}: {}", r.stderr);
+        let new = std::fs::read_to_string(s.path().join("content/uk/a.md")).unwrap();
+        assert_eq!(new.matches("translated_from").count(), 1, "{key}: {new}");
+        assert!(!new.contains("0000000000000000"), "{key}: {new}");
+        let r = run(&["check", "--site", s.path().to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{key}: {}{}", r.stdout, r.stderr);
+    }
+}
+
 #[test]
 fn missing_content_is_an_error_not_a_panic() {
     let s = site(&[]);

@@ -363,8 +363,11 @@ pub fn mark_translated(
     ids: &[String],
     diags: &mut Diagnostics,
 ) -> Result<Vec<PathBuf>, String> {
-    let Some(site) = crate::site::load(root, None, diags) else {
-        return Err("the site has errors; fix them first".into());
+    // Any error, not only an unusable site.yaml: a chapter that failed to load is missing from
+    // the site, and recording the others as up to date would read as "all is well".
+    let site = match crate::site::load(root, None, diags) {
+        Some(site) if !diags.has_errors() => site,
+        _ => return Err("the site has errors; fix them first (nothing was written)".into()),
     };
     let source = source_language(&site.config);
     for id in ids {
@@ -372,7 +375,9 @@ pub fn mark_translated(
             return Err(format!("no {source} chapter has the id `{id}`"));
         }
     }
-    let mut written = Vec::new();
+    // Every new text is made before any file is written, so an error part of the way through
+    // leaves every file as it was.
+    let mut changes = Vec::new();
     for lang in site.config.others(&source) {
         for p in site.pages.get(lang.as_str()).into_iter().flatten() {
             let c = &p.chapter;
@@ -389,13 +394,46 @@ pub fn mark_translated(
                 .map_err(|e| format!("cannot read {}: {e}", c.path.display()))?;
             let new = stale::rewrite_front_matter(&text, &stale::to_yaml(&rec), &c.path)?;
             if new != text {
-                std::fs::write(&file, new)
-                    .map_err(|e| format!("cannot write {}: {e}", c.path.display()))?;
-                written.push(c.path.clone());
+                changes.push((file, c.path.clone(), new));
             }
         }
     }
+    let mut written = Vec::new();
+    for (file, shown, new) in changes {
+        replace_file(&file, new.as_bytes()).map_err(|e| {
+            format!(
+                "cannot write {}: {e} (the file was left as it was)",
+                shown.display()
+            )
+        })?;
+        written.push(shown);
+    }
     Ok(written)
+}
+
+/// Replaces a file's contents all at once: the new text goes to a temporary file beside it,
+/// is flushed to disk, and is renamed over the old one. A translator's file is their work; a
+/// crash, a full disk or Ctrl-C half-way through a plain write would leave it cut short. A
+/// symbolic link is resolved first so the link stays a link, and the file keeps its permissions.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let real = path.canonicalize()?;
+    let dir = real.parent().unwrap_or(Path::new("."));
+    let name = real.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.rulebook-tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        if let Ok(meta) = std::fs::metadata(&real) {
+            f.set_permissions(meta.permissions())?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, &real)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 #[cfg(test)]
@@ -405,6 +443,18 @@ mod tests {
         let mut v = vec!["7.10.0", "7.2.0", "", "10.1"];
         v.sort_by(|a, b| super::compare_numbers(a, b));
         assert_eq!(v, ["", "7.2.0", "7.10.0", "10.1"]);
+    }
+
+    #[test]
+    fn replace_file_swaps_the_whole_text_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.md");
+        std::fs::write(&f, "old").unwrap();
+        super::replace_file(&f, b"new text").unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "new text");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // a missing folder is an error, not a panic, and writes nothing
+        assert!(super::replace_file(&dir.path().join("no/b.md"), b"x").is_err());
     }
 
     #[test]

@@ -127,7 +127,9 @@ pub fn rewrite_front_matter(text: &str, block: &str, file: &Path) -> Result<Stri
     let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
     kept.push(lines[0]);
     while i < close {
-        if lines[i].starts_with("translated_from:") {
+        // `translated_from :` and `"translated_from":` are the same key: missing them here
+        // appended a second block, which the next load refuses as a duplicate
+        if crate::load::front_matter_key(lines[i]).as_deref() == Some("translated_from") {
             i += 1;
             while i < close && (lines[i].starts_with(' ') || lines[i].starts_with('\t')) {
                 i += 1;
@@ -183,6 +185,23 @@ mod tests {
         let now = record("en", "T", &[u("a", ""), u("B", "7.1.0"), u("d", "7.10.0")]);
         assert_eq!(changed_sections(&then, &now), ["7.1.0", "7.2.0", "7.10.0"]);
         assert!(changed_sections(&then, &then).is_empty());
+    }
+
+    #[test]
+    fn other_spellings_of_the_key_are_replaced() {
+        for key in [
+            "translated_from :",
+            "\"translated_from\":",
+            "'translated_from' :",
+        ] {
+            let text = format!("---\nid: x\n{key}\n  lang: en\n  hash: old\ntitle: T\n---\nbody\n");
+            let new = rewrite_front_matter(&text, "translated_from:\n  lang: en\n", Path::new("x"))
+                .unwrap();
+            assert_eq!(
+                new, "---\nid: x\ntitle: T\ntranslated_from:\n  lang: en\n---\nbody\n",
+                "{key}"
+            );
+        }
     }
 
     #[test]
