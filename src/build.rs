@@ -26,6 +26,8 @@ pub struct BuildReport {
     pub files: usize,
     pub pages_per_language: usize,
     pub millis: u128,
+    /// Chapters marked `draft: true` and left out (paths relative to the site).
+    pub drafts: Vec<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -118,6 +120,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         files,
         pages_per_language: site.order.len(),
         millis: start.elapsed().as_millis(),
+        drafts: site.drafts_left_out.clone(),
     };
     if opts.exit_after {
         std::mem::forget(site);

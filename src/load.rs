@@ -35,6 +35,9 @@ pub struct Chapter {
     pub body_line: usize,
     /// 1-based line of the `id:` key, where a clash with another chapter is reported.
     pub id_line: usize,
+    /// `draft: true`: left out of `build`, `check` and `search`, shown by `serve` (as in Hugo
+    /// and Zola), so a chapter can be written in the open without being published.
+    pub draft: bool,
     /// Front-matter fields the build does not use itself (kept for `check`, e.g. translation hashes).
     pub extra: BTreeMap<String, serde_yaml::Value>,
 }
@@ -390,7 +393,21 @@ pub fn parse_chapter(
             ));
         }
     }
+    let draft = match fm.extra.get("draft") {
+        None => false,
+        Some(serde_yaml::Value::Bool(b)) => *b,
+        Some(_) => {
+            diags.push(Diagnostic::error(
+                "front-matter",
+                &path,
+                key_line("draft"),
+                "`draft` must be `true` (leave the chapter out of the build) or `false`",
+            ));
+            return None;
+        }
+    };
     Some(Chapter {
+        draft,
         lang: lang.to_string(),
         id,
         title: title.trim().to_string(),
@@ -611,6 +628,7 @@ mod tests {
                 "front-matter",
             ),
             ("---\nid: a\ntitle: b\ndraft: true\n\"draft\": false\n---\n", 5, "front-matter"),
+            ("---\nid: a\ntitle: b\ndraft: yes please\n---\n", 4, "front-matter"),
             (
                 "---\nid: a\ntitle: b\ntranslated_from: {lang: en}\ntranslated_from :\n  lang: en\n---\n",
                 5,
@@ -632,6 +650,14 @@ mod tests {
                 d.items[0]
             );
         }
+    }
+
+    #[test]
+    fn draft_is_read() {
+        let (c, d) = parse("---\nid: a\ntitle: A\ndraft: true\n---\n");
+        assert!(d.items.is_empty() && c.unwrap().draft);
+        let (c, _) = parse("---\nid: a\ntitle: A\n---\n");
+        assert!(!c.unwrap().draft);
     }
 
     #[test]

@@ -278,6 +278,16 @@ fn main() -> ExitCode {
                         r.output.display(),
                         summary(&diags)
                     );
+                    if !r.drafts.is_empty() {
+                        let shown: Vec<String> =
+                            r.drafts.iter().map(|p| p.display().to_string()).collect();
+                        eprintln!(
+                            "left out {} draft chapter file{} (`draft: true`; `rulebook serve` shows them): {}",
+                            shown.len(),
+                            if shown.len() == 1 { "" } else { "s" },
+                            shown.join(", ")
+                        );
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(BuildError::Content) => {

@@ -47,6 +47,9 @@ pub struct Site {
     pub symbols: BTreeMap<String, Symbols>,
     /// Glossary terms in the text, "Referenced by", section previews.
     pub reading: Reading,
+    /// Chapters marked `draft: true` that this load left out (paths relative to the site
+    /// root, sorted), for the build's summary.
+    pub drafts_left_out: Vec<PathBuf>,
 }
 
 /// For a language not written in Latin letters, the language whose text is (its paragraphs
@@ -120,10 +123,38 @@ pub enum Sources {
     Release,
 }
 
-/// Loads and resolves a site. Returns `None` when errors make rendering pointless; all problems
-/// (errors and warnings) are in `diags` either way.
+/// What a load does with chapters marked `draft: true`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drafts {
+    /// Left out, as if their files were not there (links to them warn): `build`, `check`,
+    /// `search` — what is published, and what is checked, is the same site.
+    Leave,
+    /// Loaded like any chapter: `serve`, where an author previews a draft, and `translated`,
+    /// which records a translation whether or not it is published yet.
+    Show,
+}
+
+/// Loads and resolves a site, leaving drafts out. Returns `None` when errors make rendering
+/// pointless; all problems (errors and warnings) are in `diags` either way.
 pub fn load(root: &Path, base_url: Option<&str>, diags: &mut Diagnostics) -> Option<Site> {
     load_opts(root, base_url, false, Sources::Keep, diags)
+}
+
+/// [`load`], with the chapters marked `draft: true` loaded too.
+pub fn load_with_drafts(
+    root: &Path,
+    base_url: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<Site> {
+    load_inner(
+        root,
+        base_url,
+        false,
+        Sources::Keep,
+        Drafts::Show,
+        diags,
+        &mut |_| (),
+    )
 }
 
 /// [`load`], with `safe` forcing safe mode on (`--safe`) even when site.yaml does not ask for
@@ -157,6 +188,7 @@ pub fn load_beside<R: Send>(
         base_url,
         safe,
         sources,
+        Drafts::Leave,
         diags,
         &mut |theme: &Theme| {
             if let Some(f) = beside.take() {
@@ -172,6 +204,7 @@ fn load_inner(
     base_url: Option<&str>,
     safe: bool,
     sources: Sources,
+    drafts: Drafts,
     diags: &mut Diagnostics,
     beside: &mut (dyn FnMut(&Theme) + Send),
 ) -> Option<Site> {
@@ -189,10 +222,14 @@ fn load_inner(
     }
     let theme = Theme::load(root, &config.languages, diags);
     sw.lap("theme");
-    let (content, ()) = rayon::join(
+    let (mut content, ()) = rayon::join(
         || load::load_content(root, &config, diags),
         || beside(&theme),
     );
+    let left_out = match drafts {
+        Drafts::Leave => take_drafts(&mut content.chapters),
+        Drafts::Show => Vec::new(),
+    };
     sw.lap("load content");
     let symbol_names = theme.symbol_names();
     let symbols: BTreeMap<String, Symbols> = config
@@ -280,7 +317,25 @@ fn load_inner(
         },
     );
     sw.lap("sections, glossary, reading aids");
+    let mut chapter_map = chapter_map;
+    let site_root_for_drafts = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut drafts_left_out = Vec::with_capacity(left_out.len());
+    for c in left_out {
+        let file = site_root_for_drafts.join(&c.path);
+        for number in draft_section_numbers(&c) {
+            if !sections.exists(&number) {
+                chapter_map
+                    .draft_sections
+                    .entry(number)
+                    .or_insert_with(|| c.path.clone());
+            }
+        }
+        chapter_map.drafts.insert(file, (c.lang, c.id));
+        drafts_left_out.push(c.path);
+    }
+    drafts_left_out.sort();
     let site = Site {
+        drafts_left_out,
         reading,
         root: site_root.clone(),
         config,
@@ -316,6 +371,46 @@ fn load_inner(
     }
     sw.lap("check references");
     Some(site)
+}
+
+/// Removes the chapters marked `draft: true` from every language and returns them, in language
+/// order, then in each language's chapter order (so messages come in a stable order).
+fn take_drafts(chapters: &mut BTreeMap<String, Vec<Chapter>>) -> Vec<Chapter> {
+    let mut out = Vec::new();
+    for list in chapters.values_mut() {
+        if list.iter().any(|c| c.draft) {
+            let (drafts, kept): (Vec<Chapter>, Vec<Chapter>) =
+                std::mem::take(list).into_iter().partition(|c| c.draft);
+            *list = kept;
+            out.extend(drafts);
+        }
+    }
+    out
+}
+
+/// The section numbers a draft chapter would define: its title's and its ATX headings'. Only
+/// the wording of a warning depends on it (a reference to one of them says the section is in a
+/// draft rather than nowhere), so a plain line scan is enough; a `#` line inside a code block
+/// counted here changes no output.
+fn draft_section_numbers(c: &Chapter) -> Vec<String> {
+    let mut out: Vec<String> = split_heading_number(&c.title)
+        .map(|(n, _)| n)
+        .into_iter()
+        .collect();
+    for line in c.body.lines() {
+        let t = line.trim_start_matches(' ');
+        if line.len() - t.len() > 3 || !t.starts_with('#') {
+            continue;
+        }
+        let rest = t.trim_start_matches('#');
+        if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+            continue;
+        }
+        if let Some((n, _)) = split_heading_number(rest.trim_start()) {
+            out.push(n);
+        }
+    }
+    out
 }
 
 /// Sections: every numbered heading of every language, and where each chapter's file and

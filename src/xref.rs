@@ -132,6 +132,11 @@ pub struct ChapterMap {
     pub files: HashMap<PathBuf, (String, String)>,
     /// Anchors of each (lang, id).
     pub anchors: HashMap<(String, String), HashSet<String>>,
+    /// Draft chapters left out of this build: absolute path → (lang, id). A link to one is
+    /// plain text, like a link to a missing chapter, but the warning says why.
+    pub drafts: HashMap<PathBuf, (String, String)>,
+    /// Section numbers defined only in draft chapters → the draft's file (for messages).
+    pub draft_sections: HashMap<String, PathBuf>,
 }
 
 impl ChapterMap {
@@ -379,11 +384,18 @@ impl Resolver<'_> {
             match p {
                 Pending::Bare { number, parts, line } => {
                     if *parts >= 3 && !self.sections.exists(number) {
+                        if let Some(d) = self.chapters.draft_sections.get(number) {
+                            out.push(draft_warning(file, *line as usize, &format!("reference to section {number}"), d));
+                            continue;
+                        }
                         out.push(Diagnostic::warning("broken-ref", file, *line as usize, format!("reference to section {number}, which no chapter defines; it is shown as plain text")));
                     }
                 }
                 Pending::Link(l) => match self.sections.get(text_lang, &l.number).or_else(|| self.sections.resolve(text_lang, &l.number)) {
-                    None => out.push(Diagnostic::warning("broken-ref", file, l.line, format!("link to section {}, which no chapter defines; it is shown as plain text", l.number))),
+                    None => match self.chapters.draft_sections.get(&l.number) {
+                        Some(d) => out.push(draft_warning(file, l.line, &format!("link to section {}", l.number), d)),
+                        None => out.push(Diagnostic::warning("broken-ref", file, l.line, format!("link to section {}, which no chapter defines; it is shown as plain text", l.number))),
+                    },
                     Some(def) => {
                         if !l.quoted.is_empty() && def.lang == text_lang && normalize_title(&l.quoted) != normalize_title(&def.title) {
                             out.push(Diagnostic::warning(
@@ -400,6 +412,12 @@ impl Resolver<'_> {
                 | Pending::Anchor { .. }
                 | Pending::Entry { .. } => {}
                 Pending::Chapter(c) => match self.chapters.files.get(&c.path) {
+                    None if self.chapters.drafts.contains_key(&c.path) => out.push(draft_warning(
+                        file,
+                        c.line,
+                        "link to a chapter",
+                        &crate::diag::display_path(&c.path, site_root),
+                    )),
                     None => out.push(Diagnostic::warning(
                         "broken-link",
                         file,
@@ -418,4 +436,20 @@ impl Resolver<'_> {
         }
         out
     }
+}
+
+/// A reference into a chapter marked `draft: true`. The chapter is left out of the build, so
+/// the reference is plain text; a warning rather than an error, because publishing the link
+/// before the chapter is a normal step of writing one, but a reader would find nothing there.
+fn draft_warning(file: &Path, line: usize, what: &str, draft: &Path) -> Diagnostic {
+    Diagnostic::warning(
+        "draft-ref",
+        file,
+        line,
+        format!(
+            "{what} in {}, a draft (`draft: true`) that is left out of the build; it is shown \
+             as plain text until the chapter is published (remove `draft: true` there)",
+            draft.display()
+        ),
+    )
 }

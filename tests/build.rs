@@ -648,3 +648,66 @@ fn glossary_definitions_link_to_other_entries() {
     // and every link of the site lands on an id that exists
     assert_links_resolve(&out);
 }
+
+/// `draft: true` leaves a chapter out of everything the build writes (its page, the index,
+/// the sitemap, the search index, the print view, the exports), names it in the summary, and
+/// turns links to it from published chapters into plain text with a warning at their line.
+#[test]
+fn drafts_are_left_out_of_the_build() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/01-a.md",
+            "---\nid: a\ntitle: \"1.0.0 Alpha\"\nweight: 1\n---\n\nSee 2.1.0 and [the plan](02-b.md).\n",
+        ),
+        (
+            "content/en/02-b.md",
+            "---\nid: b\ntitle: \"2.0.0 Beta\"\nweight: 2\ndraft: true\n---\n\n## 2.1.0 Zebrafish\n\nQuokkaword lives here.\n",
+        ),
+        (
+            "content/uk/01-a.md",
+            "---\nid: a\ntitle: \"1.0.0 Альфа\"\nweight: 1\n---\n\nДив. 1.0.0.\n",
+        ),
+    ]);
+    let r = build_ok(s.path());
+    assert!(
+        r.stderr
+            .contains("warning[draft-ref]: content/en/01-a.md:7:")
+            && r.stderr.contains("left out 1 draft chapter file")
+            && r.stderr.contains("content/en/02-b.md"),
+        "{}",
+        r.stderr
+    );
+    let out = s.path().join("public");
+    assert!(!out.join("en/b").exists() && !out.join("uk/b").exists());
+    for (path, bytes) in snapshot(&out) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("Quokkaword")
+                && !text.contains("Zebrafish")
+                && !text.contains("en/b/")
+                && !text.contains("../b/"),
+            "{} mentions the draft",
+            path.display()
+        );
+    }
+    assert!(search_json(s.path(), &["quokkaword"]).is_empty());
+    // check sees the site the build publishes, with the same warning
+    let r = run(&["check", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("warning[draft-ref]: content/en/01-a.md:7:"),
+        "{}",
+        r.stdout
+    );
+    // published, it is there
+    write(
+        s.path(),
+        "content/en/02-b.md",
+        b"---\nid: b\ntitle: \"2.0.0 Beta\"\nweight: 2\ndraft: false\n---\n\n## 2.1.0 Zebrafish\n\nQuokkaword lives here.\n",
+    );
+    let r = build_ok(s.path());
+    assert!(!r.stderr.contains("draft"), "{}", r.stderr);
+    assert!(out.join("en/b/index.html").exists());
+}

@@ -365,7 +365,8 @@ pub fn mark_translated(
 ) -> Result<Vec<PathBuf>, String> {
     // Any error, not only an unusable site.yaml: a chapter that failed to load is missing from
     // the site, and recording the others as up to date would read as "all is well".
-    let site = match crate::site::load(root, None, diags) {
+    // with drafts: a translation may be recorded before it is published
+    let site = match crate::site::load_with_drafts(root, None, diags) {
         Some(site) if !diags.has_errors() => site,
         _ => return Err("the site has errors; fix them first (nothing was written)".into()),
     };

@@ -50,7 +50,8 @@ impl Live {
     pub fn full(root: &Path, output: &Path) -> Result<(Live, Rebuilt), Vec<Diagnostic>> {
         let start = Instant::now();
         let mut diags = Diagnostics::default();
-        let site = crate::site::load(root, Some("/"), &mut diags);
+        // the preview shows drafts: it is where their authors read them
+        let site = crate::site::load_with_drafts(root, Some("/"), &mut diags);
         let tera = site
             .as_ref()
             .and_then(|s| match crate::render::compile(&s.theme.templates) {
