@@ -52,6 +52,24 @@ impl SiteConfig {
     /// means the file could not be used at all.
     pub fn load(root: &Path, diags: &mut Diagnostics) -> Option<SiteConfig> {
         let path = root.join(CONFIG_PATH);
+        // A link that leaves the site is refused, as it is for a glossary or a chapter: a site
+        // folder from someone else must not read files elsewhere on this machine.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            if !path
+                .canonicalize()
+                .is_ok_and(|t| t.starts_with(&canon_root))
+            {
+                diags.push(Diagnostic::error(
+                    "symlink",
+                    CONFIG_PATH,
+                    0,
+                    "symbolic link points outside the site (or nowhere) and is not followed; \
+                     put the settings file itself in content/",
+                ));
+                return None;
+            }
+        }
         let text = match std::fs::metadata(&path) {
             Ok(_) => {
                 let bytes = crate::limits::read_limited(&path, Path::new(CONFIG_PATH), diags)?;

@@ -487,6 +487,19 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
     for lang in &config.languages {
         let dir = content_dir.join(lang);
         let mut files = Vec::new();
+        if dir.exists() && !dir.is_dir() {
+            diags.push(Diagnostic::error(
+                "io",
+                crate::diag::display_path(&dir, root),
+                0,
+                format!(
+                    "this is a file, but the {lang} chapters go in a folder of that name; \
+                     rename the file and make content/{lang}/ a folder"
+                ),
+            ));
+            out.chapters.insert(lang.clone(), Vec::new());
+            continue;
+        }
         for entry in WalkDir::new(&dir).follow_links(false).sort_by_file_name() {
             let entry = match entry {
                 Ok(e) => e,
@@ -504,18 +517,55 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
             let path = entry.path().to_path_buf();
             let shown = crate::diag::display_path(&path, root);
             let mut real = path.clone();
+            let is_glossary = path.file_name().is_some_and(|n| n == "glossary.json")
+                && path.parent() == Some(dir.as_path());
             if entry.path_is_symlink() {
                 match path.canonicalize() {
                     Ok(target) if target.starts_with(&canon_root) && target.is_file() => {
                         real = target
                     }
-                    Ok(target) if target.starts_with(&canon_root) => continue,
+                    // A link to a folder inside the site is reported, not followed: its files
+                    // would be read under two paths (here and where they are), which the
+                    // messages, `serve`'s watcher and `translated` (which writes the file)
+                    // would each see differently, and links can make a loop. Before, its
+                    // chapters were dropped without a word.
+                    Ok(target) if target.starts_with(&canon_root) && !is_glossary => {
+                        diags.push(Diagnostic::warning(
+                            "symlink",
+                            shown,
+                            0,
+                            format!(
+                                "symbolic link to a folder ({}) is not followed, so the chapters \
+                                 in it are not read; move the folder here, or link each file",
+                                crate::diag::display_path(&target, &canon_root).display()
+                            ),
+                        ));
+                        continue;
+                    }
+                    Ok(target) if target.starts_with(&canon_root) => {
+                        diags.push(Diagnostic::error(
+                            "io",
+                            shown,
+                            0,
+                            "glossary.json links to a folder; it must be a JSON file",
+                        ));
+                        continue;
+                    }
                     _ => {
                         diags.push(Diagnostic::warning("symlink", shown, 0, "symbolic link points outside the site (or nowhere) and is not followed"));
                         continue;
                     }
                 }
             } else if !entry.file_type().is_file() {
+                if is_glossary {
+                    diags.push(Diagnostic::error(
+                        "io",
+                        shown,
+                        0,
+                        "glossary.json is a folder; it must be a JSON file (move what is in it \
+                         and make glossary.json a file)",
+                    ));
+                }
                 continue;
             }
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -805,3 +805,86 @@ fn nfd_ukrainian_anchors_and_searches_like_nfc() {
         terms("свій бій")
     );
 }
+
+/// Input that is not what its name says is reported, never dropped without a word: a folder
+/// link inside the site (not followed: a warning), a language folder that is a file, a
+/// glossary that is a folder, and a site.yaml that links outside the site (refused like a
+/// glossary or chapter that does).
+#[cfg(unix)]
+#[test]
+fn links_files_and_folders_in_the_wrong_place_are_reported() {
+    use std::os::unix::fs::symlink;
+    let fresh = || {
+        site(&[
+            ("content/site.yaml", SITE_YAML),
+            ("content/en/01-a.md", EN_A),
+            ("content/uk/01-a.md", UK_A),
+        ])
+    };
+    let expect = |dir: &Path, args: &[&str], want: &str| {
+        let mut all = vec!["build", "--site", dir.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let r = run(&all);
+        assert_eq!(r.code, 1, "{want}: {}", r.stderr);
+        assert!(r.stderr.contains(want), "no `{want}` in:\n{}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    };
+
+    // a folder link that stays inside the site: a warning (an error with --strict)
+    let s = fresh();
+    write(
+        s.path(),
+        "shared/02-b.md",
+        b"---\nid: b\ntitle: B\n---\n\nText.\n",
+    );
+    symlink("../../shared", s.path().join("content/en/linked")).unwrap();
+    let r = build_ok(s.path());
+    assert!(
+        r.stderr
+            .contains("warning[symlink]: content/en/linked: symbolic link to a folder"),
+        "{}",
+        r.stderr
+    );
+    expect(
+        s.path(),
+        &["--strict"],
+        "error[symlink]: content/en/linked: ",
+    );
+
+    // content/en is a file
+    let s = fresh();
+    std::fs::remove_dir_all(s.path().join("content/en")).unwrap();
+    write(s.path(), "content/en", b"oops");
+    expect(s.path(), &[], "error[io]: content/en: this is a file");
+
+    // glossary.json is a folder
+    let s = fresh();
+    std::fs::create_dir_all(s.path().join("content/en/glossary.json")).unwrap();
+    expect(
+        s.path(),
+        &[],
+        "error[io]: content/en/glossary.json: glossary.json is a folder",
+    );
+
+    // site.yaml links outside the site
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "site.yaml", SITE_YAML.as_bytes());
+    let s = fresh();
+    std::fs::remove_file(s.path().join("content/site.yaml")).unwrap();
+    symlink(
+        outside.path().join("site.yaml"),
+        s.path().join("content/site.yaml"),
+    )
+    .unwrap();
+    expect(
+        s.path(),
+        &[],
+        "error[symlink]: content/site.yaml: symbolic link points outside the site",
+    );
+    // inside the site it is followed
+    let s = fresh();
+    write(s.path(), "settings/site.yaml", SITE_YAML.as_bytes());
+    std::fs::remove_file(s.path().join("content/site.yaml")).unwrap();
+    symlink("../settings/site.yaml", s.path().join("content/site.yaml")).unwrap();
+    build_ok(s.path());
+}
