@@ -78,6 +78,108 @@ fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<se
     }
 }
 
+/// What a YAML value is, in the words of the messages.
+fn kind_of(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "empty",
+        serde_json::Value::Bool(_) => "true/false",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "text",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "a mapping",
+    }
+}
+
+/// Checks the types of a site's UI strings against the keys the theme knows, and drops the
+/// values of the wrong type (so they cannot reach a page). Every known key is a text, except
+/// `symbols`, a mapping of symbol names to texts. Before, a list or a number was rendered as
+/// `[1, 2]` or replaced by the key's own name, and a wrong `alphabet` or `symbols` was
+/// ignored, all without a message. Keys the theme does not know are left to the site's own
+/// templates.
+fn check_string_types(
+    v: &mut serde_json::Value,
+    text: &str,
+    shown: &Path,
+    known: &std::collections::BTreeSet<String>,
+    diags: &mut Diagnostics,
+) {
+    let lines: Vec<&str> = text.lines().collect();
+    let top_line = |key: &str| {
+        lines
+            .iter()
+            .position(|l| crate::load::front_matter_key(l).as_deref() == Some(key))
+            .map(|i| i + 1)
+    };
+    let serde_json::Value::Object(map) = v else {
+        return;
+    };
+    let mut bad = Vec::new();
+    for (key, value) in map.iter_mut() {
+        if !known.contains(key) {
+            continue;
+        }
+        let line = top_line(key).unwrap_or(1);
+        if key == "symbols" {
+            let serde_json::Value::Object(symbols) = value else {
+                diags.push(Diagnostic::error(
+                    "i18n",
+                    shown,
+                    line,
+                    format!(
+                        "`symbols` must be a mapping of symbol names to texts (`main: Main \
+                         action`, one a line), not {}",
+                        kind_of(value)
+                    ),
+                ));
+                bad.push(key.clone());
+                continue;
+            };
+            let mut bad_symbols = Vec::new();
+            for (name, text) in symbols.iter() {
+                if !text.is_string() {
+                    let at = lines
+                        .iter()
+                        .enumerate()
+                        .skip(line)
+                        .find(|(_, l)| {
+                            crate::load::front_matter_key(l.trim_start()).as_deref()
+                                == Some(name.as_str())
+                        })
+                        .map(|(i, _)| i + 1)
+                        .unwrap_or(line);
+                    diags.push(Diagnostic::error(
+                        "i18n",
+                        shown,
+                        at,
+                        format!(
+                            "`symbols.{name}` must be text (the symbol's name read aloud), not {}",
+                            kind_of(text)
+                        ),
+                    ));
+                    bad_symbols.push(name.clone());
+                }
+            }
+            for name in bad_symbols {
+                symbols.remove(&name);
+            }
+        } else if !value.is_string() {
+            diags.push(Diagnostic::error(
+                "i18n",
+                shown,
+                line,
+                format!(
+                    "`{key}` must be text, not {}; write it as `{key}: \"…\"`",
+                    kind_of(value)
+                ),
+            ));
+            bad.push(key.clone());
+        }
+    }
+    for key in bad {
+        map.remove(&key);
+    }
+}
+
 impl Theme {
     /// The ids the theme itself gives elements of a chapter page (`main`, `search-input`, and
     /// the one `reading.js` makes): a heading must not take one, or the skip link, the search
@@ -193,13 +295,19 @@ impl Theme {
             theme.static_files.insert(rel, StaticFile::Disk(real));
         }
         // UI strings: embedded, then the site's on top
+        let known: std::collections::BTreeSet<String> = embedded_strings
+            .values()
+            .filter_map(|v| v.as_object())
+            .flat_map(|m| m.keys().cloned())
+            .collect();
         for lang in languages {
             let mut v = embedded_strings.get(lang).cloned();
             let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
             if let Ok(bytes) = std::fs::read(&site_file) {
                 let shown = crate::diag::display_path(&site_file, site_root);
                 if let Some(text) = crate::load::decode(bytes, &shown, diags) {
-                    if let Some(site_v) = parse_strings(&text, &shown, diags) {
+                    if let Some(mut site_v) = parse_strings(&text, &shown, diags) {
+                        check_string_types(&mut site_v, &text, &shown, &known, diags);
                         match &mut v {
                             Some(base) => merge(base, site_v),
                             None => v = Some(site_v),
@@ -297,4 +405,57 @@ fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = Strin
         let rest = &src[at + prefix.len()..];
         rest.find('"').map(|end| rest[..end].to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ui_strings_of_the_wrong_type_are_errors_at_their_line() {
+        let text = "contents: [1, 2]\nlanguage_name: {a: 1}\nalphabet: [z, y]\nsymbols: 5\ngo: Go\nmine: [1]\n";
+        let mut v =
+            parse_strings(text, Path::new("i18n/en.yaml"), &mut Diagnostics::default()).unwrap();
+        let known = ["contents", "language_name", "alphabet", "symbols", "go"]
+            .map(String::from)
+            .into_iter()
+            .collect();
+        let mut d = Diagnostics::default();
+        check_string_types(&mut v, text, Path::new("i18n/en.yaml"), &known, &mut d);
+        let mut got: Vec<(usize, bool)> = d
+            .items
+            .iter()
+            .map(|d| (d.line, d.severity == crate::diag::Severity::Error))
+            .collect();
+        got.sort();
+        assert_eq!(
+            got,
+            [(1, true), (2, true), (3, true), (4, true)],
+            "{:?}",
+            d.items
+        );
+        let said = |line: usize, what: &str| {
+            d.items
+                .iter()
+                .any(|d| d.line == line && d.message.contains(what))
+        };
+        assert!(said(1, "`contents` must be text, not a list"));
+        assert!(said(2, "`language_name` must be text, not a mapping"));
+        assert!(said(3, "`alphabet` must be text, not a list"));
+        assert!(said(
+            4,
+            "`symbols` must be a mapping of symbol names to texts"
+        ));
+        // the bad values are gone, the good and the unknown ones stay
+        assert_eq!(v.as_object().unwrap().len(), 2);
+
+        let text = "symbols:\n  main: Main\n  other: [x]\n";
+        let mut v =
+            parse_strings(text, Path::new("i18n/en.yaml"), &mut Diagnostics::default()).unwrap();
+        let mut d = Diagnostics::default();
+        check_string_types(&mut v, text, Path::new("i18n/en.yaml"), &known, &mut d);
+        assert_eq!(d.items.len(), 1);
+        assert_eq!(d.items[0].line, 3);
+        assert!(d.items[0].message.contains("`symbols.other` must be text"));
+    }
 }

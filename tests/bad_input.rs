@@ -545,6 +545,32 @@ fn cases() -> Vec<Case> {
         )
         .at("template", "templates/chapter.html", 3),
         case("UI strings not YAML", "i18n/en.yaml", "a: [\n").at("i18n", "i18n/en.yaml", 2),
+        case("UI string is a list", "i18n/en.yaml", "go: Go\ncontents: [1, 2]\n").at(
+            "i18n",
+            "i18n/en.yaml",
+            2,
+        ),
+        case("UI string is a mapping", "i18n/uk.yaml", "language_name: {a: 1}\n").at(
+            "i18n",
+            "i18n/uk.yaml",
+            1,
+        ),
+        case("alphabet is a list", "i18n/en.yaml", "\nalphabet: [z, y]\n").at(
+            "i18n",
+            "i18n/en.yaml",
+            2,
+        ),
+        case("symbols is a number", "i18n/en.yaml", "symbols: 5\n").at(
+            "i18n",
+            "i18n/en.yaml",
+            1,
+        ),
+        case(
+            "a symbol's text is a list",
+            "i18n/en.yaml",
+            "symbols:\n  main: Main\n  other: [x]\n",
+        )
+        .at("i18n", "i18n/en.yaml", 3),
         // ---------------------------------------------------------------- leaving the site
         case(
             "image climbs out of the site",
