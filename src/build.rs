@@ -100,6 +100,11 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     sw.lap("render, write, search index");
     // refused before anything is swapped; dropping `staging` removes the new site
     unlisted.map_err(|e| BuildError::Output(e.0))?;
+    if checked.is_legacy() {
+        checked
+            .check_legacy(staging.written_so_far())
+            .map_err(|e| BuildError::Output(e.0))?;
+    }
     let failed = render_diags
         .items
         .iter()

@@ -77,7 +77,13 @@ pub struct Output {
     shown: PathBuf,
     /// What the previous build listed in its marker; `None` when there is no previous site.
     listed: Option<Listed>,
+    /// The previous site's marker is an earlier rulebook's, which lists no files.
+    legacy: bool,
 }
+
+/// The whole marker of a site built before markers listed their files.
+const LEGACY_MARKER: &str =
+    "This folder was written by `rulebook build`; the next build replaces it.\n";
 
 /// The files a build wrote, as its marker lists them, and the folders that hold them.
 #[derive(Debug, Default)]
@@ -175,6 +181,7 @@ pub fn check_output(output: &Path, site_root: &Path) -> Result<Output, OutputErr
         }
     }
     let mut listed = None;
+    let mut legacy = false;
     if out.exists() {
         if !out.is_dir() {
             return refuse("it exists and is not a folder");
@@ -187,10 +194,13 @@ pub fn check_output(output: &Path, site_root: &Path) -> Result<Output, OutputErr
             if !marker.is_file() {
                 return refuse(&format!("it holds files that were not written by rulebook (no {MARKER} marker); empty it or choose another folder"));
             }
-            listed = std::fs::read_to_string(&marker)
-                .ok()
-                .and_then(|t| Listed::parse(&t));
-            if listed.is_none() {
+            let text = std::fs::read_to_string(&marker).unwrap_or_default();
+            listed = Listed::parse(&text);
+            // A site built before markers listed their files: the build checks it against
+            // what it writes itself ([`Output::check_legacy`]), so an existing site's next
+            // build goes on unless something unknown is in it.
+            legacy = listed.is_none() && text == LEGACY_MARKER;
+            if listed.is_none() && !legacy {
                 return refuse(&format!(
                     "its {MARKER} marker does not list the files rulebook wrote (it is damaged, \
                      from an older rulebook, or not rulebook's), so your files cannot be told \
@@ -204,6 +214,7 @@ pub fn check_output(output: &Path, site_root: &Path) -> Result<Output, OutputErr
         path: out,
         shown: output.to_path_buf(),
         listed,
+        legacy,
     })
 }
 
@@ -212,10 +223,43 @@ impl Output {
     /// put there by hand, which replacing the folder would delete. Reads only folder listings
     /// (no file), and a build runs it beside its own writing, so it costs no time of its own.
     pub fn check_unlisted(&self) -> Result<(), OutputError> {
+        // an earlier rulebook's site lists nothing: see `check_legacy`
         let Some(listed) = &self.listed else {
             return Ok(());
         };
-        let strays = unlisted(&self.path, listed);
+        self.refuse_strays(unlisted(&self.path, listed), "the last build did not write")
+    }
+
+    /// Whether the previous site is an earlier rulebook's, which the build checks with
+    /// [`Self::check_legacy`] once it knows what it writes.
+    pub fn is_legacy(&self) -> bool {
+        self.legacy
+    }
+
+    /// The refusal for a previous site of an earlier rulebook where no new site's file list
+    /// is at hand to check it against (`serve` writing into it).
+    pub fn legacy_refusal(&self) -> OutputError {
+        OutputError(format!(
+            "refusing to replace {}: it was built by an earlier rulebook, whose {MARKER} marker \
+             lists no files; run `rulebook build` once (it checks that nothing of yours is in \
+             it), or move anything of yours out, delete it and try again",
+            self.shown.display()
+        ))
+    }
+
+    /// Refuses a previous site of an earlier rulebook (its marker lists nothing) that holds a
+    /// file or folder the new build did not write (`written`, relative paths with `/`): the
+    /// site's own files are the same from one build to the next, so anything else is either
+    /// the user's or a page that no longer exists, and the message names it either way.
+    pub fn check_legacy(&self, written: Vec<String>) -> Result<(), OutputError> {
+        if !self.legacy {
+            return Ok(());
+        }
+        let listed = Listed::parse(&marker_text(written)).unwrap_or_default();
+        self.refuse_strays(unlisted(&self.path, &listed), "this build does not write")
+    }
+
+    fn refuse_strays(&self, strays: Vec<String>, what: &str) -> Result<(), OutputError> {
         if strays.is_empty() {
             return Ok(());
         }
@@ -229,7 +273,7 @@ impl Output {
             named.push_str(&format!(" and {} more", strays.len() - STRAYS_SHOWN));
         }
         Err(OutputError(format!(
-            "refusing to replace {}: it holds what the last build did not write, which replacing \
+            "refusing to replace {}: it holds what {what}, which replacing \
              it would delete: {named}. Move them out of the folder (files to publish with the \
              site belong in the site's static/ folder; a CNAME file comes from `cname` in \
              site.yaml), or choose another --output",
@@ -423,6 +467,15 @@ impl Staging {
     }
 
     /// The files created below `dir`, no longer recorded.
+    /// The files written into the new site so far, relative to it.
+    pub fn written_so_far(&self) -> Vec<String> {
+        written()
+            .iter()
+            .find(|(d, _)| *d == self.dir)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_default()
+    }
+
     fn take_written(&self) -> Vec<String> {
         let mut w = written();
         match w.iter().position(|(d, _)| *d == self.dir) {
@@ -565,6 +618,12 @@ mod tests {
         std::fs::write(foreign.join(MARKER), "rulebook-build\n").unwrap();
         assert!(check_output(&foreign, &site).is_err());
         assert!(check_output(&site.join("public"), &site).is_ok());
+        // a site of an earlier rulebook, whose marker lists nothing, is still replaced
+        let old = t.path().join("old");
+        std::fs::create_dir_all(old.join("en")).unwrap();
+        std::fs::write(old.join("en/index.html"), "x").unwrap();
+        std::fs::write(old.join(MARKER), LEGACY_MARKER).unwrap();
+        assert!(check_output(&old, &site).is_ok());
     }
 
     /// A site written by a build, with the given files.

@@ -170,17 +170,38 @@ fn files_put_into_a_previous_site_are_never_deleted() {
     // a marker dropped into a folder of one's own does not make it rulebook's
     let docs = t.path().join("docs");
     write(&docs, "important.doc", b"keep");
-    for marker in [
-        "",
-        "This folder was written by `rulebook build`; the next build replaces it.\n",
+    // (the second is the whole marker of an earlier rulebook, which lists no files: such a
+    // folder is checked against what the build writes, and names what it would delete)
+    for (marker, said) in [
+        ("", ".rulebook-build marker"),
+        (
+            LEGACY_MARKER,
+            "does not write, which replacing it would delete: important.doc",
+        ),
     ] {
         write(&docs, ".rulebook-build", marker.as_bytes());
         let r = run(&["build", "--site", st, "--output", docs.to_str().unwrap()]);
         assert_eq!(r.code, 2, "{}", r.stderr);
-        assert!(r.stderr.contains(".rulebook-build marker"), "{}", r.stderr);
+        assert!(r.stderr.contains(said), "{}", r.stderr);
         assert_eq!(std::fs::read(docs.join("important.doc")).unwrap(), b"keep");
     }
+    // a site an earlier rulebook built, with nothing else in it, is replaced as before
+    std::fs::remove_file(docs.join("important.doc")).unwrap();
+    write(&docs, "en/index.html", b"old page");
+    let r = run(&["build", "--site", st, "--output", docs.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_ne!(
+        std::fs::read(docs.join("en/index.html")).unwrap(),
+        b"old page"
+    );
+    assert!(std::fs::read_to_string(docs.join(".rulebook-build"))
+        .unwrap()
+        .starts_with("rulebook-build 2"));
 }
+
+/// The whole marker that rulebook wrote before markers listed their files.
+const LEGACY_MARKER: &str =
+    "This folder was written by `rulebook build`; the next build replaces it.\n";
 
 #[test]
 fn an_output_reached_through_a_link_is_checked_where_it_lands() {

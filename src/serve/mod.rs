@@ -64,6 +64,9 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         std::env::temp_dir().join(format!("rulebook-serve-{}", std::process::id()))
     });
     let checked = crate::output::check_output(&output, &root).map_err(|e| e.0)?;
+    if checked.is_legacy() {
+        return Err(checked.legacy_refusal().0);
+    }
     checked.check_unlisted().map_err(|e| e.0)?;
     if temp {
         // Ctrl-C is how a preview is stopped: its folder goes with it
