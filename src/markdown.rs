@@ -100,7 +100,9 @@ pub struct Source<'a> {
     /// Relative path from a page to the site root (`../../` for chapter pages).
     pub root: &'a str,
     pub safe: bool,
-    /// Anchors already used on the page (a heading may not reuse the id of the page's h1).
+    /// Anchors already used on the page (a heading may not reuse the id of the page's h1 or
+    /// of the theme; a glossary definition may link to the other entries), sorted: looked up,
+    /// never copied, as a glossary gives each of its thousands of definitions all its ids.
     pub reserved_anchors: &'a [String],
     /// Whether headings are part of the page outline (chapters) or just text (glossary entries,
     /// where a `#` line is rare and gets no section semantics).
@@ -164,7 +166,7 @@ pub fn prepare_with<'s>(
         symbols,
         lines: LineIndex::new(text),
         out: Prepared::default(),
-        used_anchors: src.reserved_anchors.iter().cloned().collect(),
+        used_anchors: HashSet::default(),
         local_links: Vec::new(),
         footnotes: Vec::new(),
         in_code: false,
@@ -329,6 +331,7 @@ pub fn prepare_with<'s>(
     } = st;
     for (target, line) in local_links {
         let known = used_anchors.contains(&target)
+            || src.reserved_anchors.binary_search(&target).is_ok()
             || footnotes
                 .iter()
                 .any(|f| target == format!("fn-{f}") || target == format!("fnref-{f}"));
@@ -429,12 +432,15 @@ impl<'s> State<'s> {
     }
 
     fn unique_anchor(&mut self, wanted: String) -> String {
-        if self.used_anchors.insert(wanted.clone()) {
+        let reserved = self.src.reserved_anchors;
+        let mut take =
+            |a: &String| reserved.binary_search(a).is_err() && self.used_anchors.insert(a.clone());
+        if take(&wanted) {
             return wanted;
         }
         (1..)
             .map(|n| format!("{wanted}-{n}"))
-            .find(|a| self.used_anchors.insert(a.clone()))
+            .find(|a| take(a))
             .unwrap_or(wanted)
     }
 
@@ -760,7 +766,11 @@ impl<'s> State<'s> {
                     return None;
                 }
             }
-            if !self.src.sections && self.src.reserved_anchors.iter().any(|a| a == frag) {
+            if !self.src.sections
+                && (self.src.reserved_anchors)
+                    .binary_search_by(|a| a.as_str().cmp(frag))
+                    .is_ok()
+            {
                 // a glossary definition's link to another entry of the glossary page
                 let idx = self.out.pending.len();
                 self.out.pending.push(Pending::Entry {

@@ -487,6 +487,8 @@ fn prepare_glossaries(
                         .map(|k| crate::glossary::alias_anchor(k)),
                 )
             })
+            .collect::<std::collections::BTreeSet<String>>()
+            .into_iter()
             .collect();
         let prepared: Vec<Prepared> = g
             .entries
@@ -536,7 +538,8 @@ pub fn prepare_chapter(
         None => (None, chapter.title.clone()),
     };
     // the chapter title's number is its own anchor; the theme's ids are the page's
-    let reserved: Vec<String> = title_number.iter().chain(page_ids).cloned().collect();
+    let mut reserved: Vec<String> = title_number.iter().chain(page_ids).cloned().collect();
+    reserved.sort_unstable();
     let dir = chapter
         .dir
         .canonicalize()
