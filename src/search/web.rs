@@ -113,6 +113,18 @@ impl Run {
         // (a no-break space) is split again by the term cache, which gives the same terms.
         // (memchr3 on space, tab and line feed was slower: chunks are a few bytes long.)
         for chunk in ascii_words(text) {
+            if is_plain_number(chunk) {
+                // a section number (every section's title field starts with its own, mostly
+                // new to the run): its own term, without the chunk tables
+                let id = match self.ids.get(chunk) {
+                    Some(&id) => id,
+                    None => self.id(chunk.to_string()),
+                };
+                self.counts.resize(self.vocab.len(), 0);
+                len += 1;
+                count(&mut self.counts, &mut self.touched, &[id]);
+                continue;
+            }
             if let Some((t, sp)) = self.chunks.get(chunk) {
                 len += t.len() as u32;
                 count(&mut self.counts, &mut self.touched, t);
@@ -151,6 +163,18 @@ impl Run {
             .collect();
         FieldTerms { terms, len }
     }
+}
+
+/// Whether `chunk` is digits separated by single dots (`7`, `7.1.0`), which the analyzer
+/// keeps as they are, one term (a test below checks it against `tokenize`).
+fn is_plain_number(chunk: &str) -> bool {
+    let b = chunk.as_bytes();
+    !b.is_empty()
+        && b.len() <= 32
+        && b[0].is_ascii_digit()
+        && b[b.len() - 1].is_ascii_digit()
+        && b.iter().all(|c| c.is_ascii_digit() || *c == b'.')
+        && !chunk.contains("..")
 }
 
 /// The words of `text` between ASCII white space, as `str::split_ascii_whitespace` gives
@@ -1215,6 +1239,33 @@ mod tests {
             let ours: Vec<&str> = ascii_words(&text).collect();
             let std: Vec<&str> = text.split_ascii_whitespace().collect();
             proptest::prop_assert_eq!(ours, std);
+        }
+    }
+
+    #[test]
+    fn plain_numbers_are_one_term_of_their_own() {
+        for n in ["7", "7.1.0", "12.10.3", "1063.8.0", "0.0", "99999999.1"] {
+            assert!(is_plain_number(n), "{n}");
+            let t: Vec<String> = crate::search::analyzer::tokenize(n)
+                .into_iter()
+                .map(|t| t.term)
+                .collect();
+            assert_eq!(t, [n], "{n}");
+        }
+        for n in ["", "7.", ".7", "7..1", "7a", "7,1", "-7", "7.1.0)"] {
+            assert!(!is_plain_number(n), "{n}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_plain_number_is_its_own_term(n in "[0-9]{1,6}(\\.[0-9]{1,4}){0,4}") {
+            proptest::prop_assert!(is_plain_number(&n));
+            let t: Vec<String> = crate::search::analyzer::tokenize(&n)
+                .into_iter()
+                .map(|t| t.term)
+                .collect();
+            proptest::prop_assert_eq!(t, vec![n.clone()]);
         }
     }
 
