@@ -71,7 +71,7 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
                     lang,
                     kind: Kind::Section,
                     section: section.into(),
-                    keys: with_number(section, &title),
+                    keys: title.clone(),
                     title,
                     chapter: chapter.clone(),
                     url: match anchor {
@@ -84,13 +84,12 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
             if !opening {
                 // A chapter with no text before its first heading still is a result for its
                 // title.
-                let number = page.title_number.as_deref().unwrap_or_default();
                 out.push(Doc {
                     lang,
                     kind: Kind::Section,
-                    section: number.into(),
+                    section: page.title_number.as_deref().unwrap_or_default().into(),
                     title: chapter.clone(),
-                    keys: with_number(number, &chapter),
+                    keys: chapter.clone(),
                     chapter: chapter.clone(),
                     url: base.clone(),
                     text: Cow::Borrowed(""),
@@ -134,17 +133,6 @@ fn glossary_docs<'s>(site: &'s Site, lang: &'s str, out: &mut Vec<Doc<'s>>) {
             keys: keys.join("\n").into(),
             text: syms.to_plain(&text.join("\n")).into(),
         });
-    }
-}
-
-/// What a section's title field indexes: its number and its title, so a player who types
-/// `7.1.0` finds section 7.1.0 first (as a title match), not only the sections whose text
-/// mentions it.
-fn with_number<'s>(number: &str, title: &Cow<'s, str>) -> Cow<'s, str> {
-    if number.is_empty() {
-        title.clone()
-    } else {
-        Cow::Owned(format!("{number} {title}"))
     }
 }
 

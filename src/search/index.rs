@@ -28,7 +28,7 @@ pub const TOKENIZER: &str = "rulebook";
 /// have one ([`rank::spelling`]), so the exact form can rank higher (rank.rs, step 3).
 pub const SPELLING_TOKENIZER: &str = "rulebook-spelling";
 /// Changes whenever the index's schema does, so an index of an older layout is rebuilt.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 /// Where the index lives, below the site folder.
 pub const CACHE_DIR: &str = ".rulebook-cache/search";
 

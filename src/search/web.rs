@@ -114,8 +114,7 @@ impl Run {
         // (memchr3 on space, tab and line feed was slower: chunks are a few bytes long.)
         for chunk in ascii_words(text) {
             if is_plain_number(chunk) {
-                // a section number (every section's title field starts with its own, mostly
-                // new to the run): its own term, without the chunk tables
+                // a number (a section number, mostly): its own term, without the chunk tables
                 let id = match self.ids.get(chunk) {
                     Some(&id) => id,
                     None => self.id(chunk.to_string()),
