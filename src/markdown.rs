@@ -109,6 +109,15 @@ pub struct Source<'a> {
     pub sections: bool,
 }
 
+impl Source<'_> {
+    /// Whether `anchor` is one of the page's reserved anchors (a lookup in the sorted list).
+    fn reserves(&self, anchor: &str) -> bool {
+        (self.reserved_anchors)
+            .binary_search_by(|a| a.as_str().cmp(anchor))
+            .is_ok()
+    }
+}
+
 /// The reading aids the Markdown pass adds to a chapter: glossary terms (first use per section)
 /// and paragraphs left in another script than the chapter's.
 #[derive(Clone, Copy, Default)]
@@ -331,7 +340,7 @@ pub fn prepare_with<'s>(
     } = st;
     for (target, line) in local_links {
         let known = used_anchors.contains(&target)
-            || src.reserved_anchors.binary_search(&target).is_ok()
+            || src.reserves(&target)
             || footnotes
                 .iter()
                 .any(|f| target == format!("fn-{f}") || target == format!("fnref-{f}"));
@@ -432,9 +441,8 @@ impl<'s> State<'s> {
     }
 
     fn unique_anchor(&mut self, wanted: String) -> String {
-        let reserved = self.src.reserved_anchors;
-        let mut take =
-            |a: &String| reserved.binary_search(a).is_err() && self.used_anchors.insert(a.clone());
+        let src = self.src;
+        let mut take = |a: &String| !src.reserves(a) && self.used_anchors.insert(a.clone());
         if take(&wanted) {
             return wanted;
         }
@@ -766,11 +774,7 @@ impl<'s> State<'s> {
                     return None;
                 }
             }
-            if !self.src.sections
-                && (self.src.reserved_anchors)
-                    .binary_search_by(|a| a.as_str().cmp(frag))
-                    .is_ok()
-            {
+            if !self.src.sections && self.src.reserves(frag) {
                 // a glossary definition's link to another entry of the glossary page
                 let idx = self.out.pending.len();
                 self.out.pending.push(Pending::Entry {

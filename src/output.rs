@@ -99,9 +99,16 @@ impl Listed {
         if lines.next()? != MARKER_HEAD {
             return None;
         }
+        let files = lines
+            .map(|line| serde_json::from_str::<String>(line).ok())
+            .collect::<Option<Vec<String>>>()?;
+        Some(Listed::of(files))
+    }
+
+    /// The files `files` (relative paths, `/` between folders) and their folders.
+    fn of(files: impl IntoIterator<Item = String>) -> Listed {
         let mut listed = Listed::default();
-        for line in lines {
-            let file: String = serde_json::from_str(line).ok()?;
+        for file in files {
             let mut dir = file.as_str();
             while let Some((parent, _)) = dir.rsplit_once('/') {
                 if !listed.dirs.insert(parent.to_string()) {
@@ -111,7 +118,7 @@ impl Listed {
             }
             listed.files.insert(file);
         }
-        Some(listed)
+        listed
     }
 
     /// Whether the previous build wrote `rel`, a file: itself, or the temporary file `serve`
@@ -255,8 +262,10 @@ impl Output {
         if !self.legacy {
             return Ok(());
         }
-        let listed = Listed::parse(&marker_text(written)).unwrap_or_default();
-        self.refuse_strays(unlisted(&self.path, &listed), "this build does not write")
+        self.refuse_strays(
+            unlisted(&self.path, &Listed::of(written)),
+            "this build does not write",
+        )
     }
 
     fn refuse_strays(&self, strays: Vec<String>, what: &str) -> Result<(), OutputError> {
@@ -466,7 +475,6 @@ impl Staging {
         Ok(())
     }
 
-    /// The files created below `dir`, no longer recorded.
     /// The files written into the new site so far, relative to it.
     pub fn written_so_far(&self) -> Vec<String> {
         written()
@@ -476,6 +484,7 @@ impl Staging {
             .unwrap_or_default()
     }
 
+    /// The files created below `dir`, no longer recorded.
     fn take_written(&self) -> Vec<String> {
         let mut w = written();
         match w.iter().position(|(d, _)| *d == self.dir) {

@@ -318,10 +318,9 @@ fn load_inner(
     );
     sw.lap("sections, glossary, reading aids");
     let mut chapter_map = chapter_map;
-    let site_root_for_drafts = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut drafts_left_out = Vec::with_capacity(left_out.len());
     for c in left_out {
-        let file = site_root_for_drafts.join(&c.path);
+        let file = site_root.join(&c.path);
         for number in draft_section_numbers(&c) {
             if !sections.exists(&number) {
                 chapter_map
