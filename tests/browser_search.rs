@@ -55,6 +55,14 @@ fn file_url(p: &Path) -> String {
 }
 
 fn check_box(b: &Browser) {
+    // a section number finds its section first (from the other language: the Ukrainian text
+    // has no section 7.1.0)
+    let titles = search(b, "7.1.0");
+    assert_eq!(
+        titles.first().map(String::as_str),
+        Some("7.1.0 Discarding Cards"),
+        "{titles:?}"
+    );
     // results as you type: a half-typed word is completed
     let titles = search(b, "заклят");
     assert!(titles.iter().any(|t| t == "Закляття"), "{titles:?}");
@@ -267,6 +275,8 @@ fn cli_top_ten(site: &Path, lang: &str, q: &str) -> Vec<String> {
 /// languages.
 const AGREEMENT: &[(&str, &str)] = &[
     ("uk", "закляття"),
+    ("en", "7.1.0"),
+    ("uk", "7.1.0"),
     ("uk", "заклятя"),
     ("uk", "заклят"),
     ("uk", "пломенекровний"),

@@ -175,3 +175,19 @@ fn bad_input_is_a_clear_error() {
     // a query with no words finds nothing, without failing
     assert!(search_json(d.path(), &["—?!"]).is_empty());
 }
+
+#[test]
+fn a_section_number_finds_its_section_first() {
+    let d = default_site();
+    for (q, title) in [("7.1.0", "Discarding Cards"), ("2.1.0", "")] {
+        let hits = search_json(d.path(), &[q, "--lang", "en", "--limit", "3"]);
+        assert_eq!(field(&hits[0], "section"), q, "{hits:#?}");
+        assert!(
+            field(&hits[0], "url").ends_with(&format!("#{q}")),
+            "{hits:#?}"
+        );
+        if !title.is_empty() {
+            assert_eq!(field(&hits[0], "title"), title, "{hits:#?}");
+        }
+    }
+}

@@ -21,6 +21,7 @@ use tantivy::{DocSet, Index, IndexReader, TantivyDocument, Term, TERMINATED};
 use super::analyzer::tokenize;
 use super::docs::{Doc, Kind};
 use super::rank;
+use super::web::is_plain_number;
 
 /// Name of the site's analyzer among tantivy's tokenizers.
 pub const TOKENIZER: &str = "rulebook";
@@ -28,7 +29,7 @@ pub const TOKENIZER: &str = "rulebook";
 /// have one ([`rank::spelling`]), so the exact form can rank higher (rank.rs, step 3).
 pub const SPELLING_TOKENIZER: &str = "rulebook-spelling";
 /// Changes whenever the index's schema does, so an index of an older layout is rebuilt.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 /// Where the index lives, below the site folder.
 pub const CACHE_DIR: &str = ".rulebook-cache/search";
 
@@ -145,6 +146,10 @@ impl TokenStream for RulebookTokenStream {
 struct Fields {
     title: Field,
     body: Field,
+    /// A section's own number (`7.1.0`), which ranks as a word of its title without
+    /// counting in the title's length (rank.rs, step 3): a field of its own, as tantivy's
+    /// field lengths count every token of a field.
+    number: Field,
     spelling: Field,
     lang: Field,
     kind: Field,
@@ -165,6 +170,15 @@ fn schema() -> (Schema, Fields) {
     let fields = Fields {
         title: b.add_text_field("title", indexed.clone()),
         body: b.add_text_field("body", indexed.clone().set_stored()),
+        number: b.add_text_field(
+            "number",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer("raw")
+                    .set_index_option(IndexRecordOption::WithFreqs)
+                    .set_fieldnorms(false),
+            ),
+        ),
         spelling: b.add_text_field(
             "spelling",
             TextOptions::default().set_indexing_options(
@@ -188,6 +202,7 @@ fn fields_of(schema: &Schema) -> tantivy::Result<Fields> {
     Ok(Fields {
         title: schema.get_field("title")?,
         body: schema.get_field("body")?,
+        number: schema.get_field("number")?,
         spelling: schema.get_field("spelling")?,
         lang: schema.get_field("lang")?,
         kind: schema.get_field("kind")?,
@@ -318,6 +333,9 @@ impl SearchIndex {
             let mut doc = TantivyDocument::default();
             doc.add_text(f.title, &d.keys);
             doc.add_text(f.body, &d.text);
+            if is_plain_number(&d.section) {
+                doc.add_text(f.number, &d.section);
+            }
             doc.add_text(f.spelling, &d.keys);
             doc.add_text(f.spelling, &d.text);
             doc.add_text(f.lang, d.lang);
@@ -369,7 +387,7 @@ impl SearchIndex {
         let searcher = self.reader.searcher();
         let mut all: HashMap<String, u64> = HashMap::new();
         for seg in searcher.segment_readers() {
-            for field in [self.fields.title, self.fields.body] {
+            for field in [self.fields.title, self.fields.body, self.fields.number] {
                 let inv = seg.inverted_index(field)?;
                 let mut stream = inv.terms().stream()?;
                 while stream.advance() {
@@ -458,31 +476,24 @@ impl SearchIndex {
                     // how often each document has the term, title and body (all languages)
                     let mut totals: HashMap<u32, u32> = HashMap::new();
                     for (fi, (field, boost)) in fields.iter().enumerate() {
-                        let t = Term::from_field_text(*field, term);
-                        let df = searcher.doc_freq(&t)?;
-                        let inv = seg.inverted_index(*field)?;
-                        let Some(mut postings) =
-                            inv.read_postings(&t, IndexRecordOption::WithFreqs)?
-                        else {
-                            continue;
-                        };
+                        let mut list = freqs(seg, *field, term)?;
+                        if fi == 0 && rank::is_number(term) {
+                            // a section's own number: one more of the term in its title,
+                            // not in the title's length (rank.rs, step 3)
+                            let own = freqs(seg, self.fields.number, term)?;
+                            list = merge_freqs(&list, &own);
+                        }
+                        // the index is one segment (see `build`): its list is every
+                        // document with the term
+                        let df = list.len() as u64;
                         let norms = seg.get_fieldnorms_reader(*field)?;
-                        use tantivy::postings::Postings;
-                        let mut doc = postings.doc();
-                        while doc != TERMINATED {
-                            *totals.entry(doc).or_default() += postings.term_freq();
+                        for &(doc, tf) in &list {
+                            *totals.entry(doc).or_default() += tf;
                             let ord = base + doc;
                             if range.is_none_or(|r| (r.1..r.2).contains(&ord)) {
-                                let s = rank::bm25(
-                                    postings.term_freq(),
-                                    norms.fieldnorm(doc),
-                                    df,
-                                    n,
-                                    avg[fi],
-                                );
+                                let s = rank::bm25(tf, norms.fieldnorm(doc), df, n, avg[fi]);
                                 *this.entry(doc).or_default() += boost * s;
                             }
-                            doc = postings.advance();
                         }
                     }
                     if let Some(list) = spellings.get(term) {
@@ -570,6 +581,54 @@ impl SearchIndex {
         }
         Ok(hits)
     }
+}
+
+/// Every document of `seg` with `term` in `field`, and how often it has it, in document
+/// order.
+fn freqs(
+    seg: &tantivy::SegmentReader,
+    field: Field,
+    term: &str,
+) -> tantivy::Result<Vec<(tantivy::DocId, u32)>> {
+    use tantivy::postings::Postings;
+    let t = Term::from_field_text(field, term);
+    let mut out = Vec::new();
+    if let Some(mut postings) = seg
+        .inverted_index(field)?
+        .read_postings(&t, IndexRecordOption::WithFreqs)?
+    {
+        let mut doc = postings.doc();
+        while doc != TERMINATED {
+            out.push((doc, postings.term_freq()));
+            doc = postings.advance();
+        }
+    }
+    Ok(out)
+}
+
+/// Two lists of [`freqs`] as one: a document in both has the sum of its frequencies.
+fn merge_freqs(
+    a: &[(tantivy::DocId, u32)],
+    b: &[(tantivy::DocId, u32)],
+) -> Vec<(tantivy::DocId, u32)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let da = a.get(i).map_or(u32::MAX, |x| x.0);
+        let db = b.get(j).map_or(u32::MAX, |x| x.0);
+        let d = da.min(db);
+        let mut tf = 0;
+        if da == d {
+            tf += a[i].1;
+            i += 1;
+        }
+        if db == d {
+            tf += b[j].1;
+            j += 1;
+        }
+        out.push((d, tf));
+    }
+    out
 }
 
 impl SearchIndex {

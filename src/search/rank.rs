@@ -13,6 +13,11 @@
 //! 3. A document's score for a word is the best, over the word's expansions, of
 //!    `weight × (TITLE_BOOST × bm25(title) + bm25(body))`, with BM25 as tantivy computes it
 //!    (k1 = 1.2, b = 0.75, tantivy's quantized field lengths).
+//!    A section's own number (`7.1.0` for section 7.1.0) counts as one more occurrence of
+//!    that term in its title, not counted in the title's length: the text of a section
+//!    seldom names its own number, and a number query should find the section first
+//!    without moving any other query's ranking (titles are two or three words, so one more
+//!    word in every title's length changed which documents the browser must load).
 //!    When the index has the expansion in more than one spelling (`ґ` and `г` fold to one
 //!    term: `ґанок` and `ганок` are both `ганк`), a document that has it only in a spelling
 //!    other than the one typed scores [`FOLDED_WEIGHT`] times as much ([`folded_docs`]): the

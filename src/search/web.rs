@@ -162,11 +162,29 @@ impl Run {
             .collect();
         FieldTerms { terms, len }
     }
+
+    /// A section's own number (`7.1.0`) as one more occurrence of that term in its title,
+    /// left out of the title's length (rank.rs, step 3): a number query finds its section
+    /// first, and no other query's ranking moves (a number counted in the length did move
+    /// them, and made later searches load more).
+    fn own_number(&mut self, title: &mut FieldTerms, number: &str) {
+        if !is_plain_number(number) {
+            return;
+        }
+        let id = match self.ids.get(number) {
+            Some(&id) => id,
+            None => self.id(number.to_string()),
+        };
+        match title.terms.iter_mut().find(|(t, _)| *t == id) {
+            Some((_, tf)) => *tf += 1,
+            None => title.terms.push((id, 1)),
+        }
+    }
 }
 
 /// Whether `chunk` is digits separated by single dots (`7`, `7.1.0`), which the analyzer
 /// keeps as they are, one term (a test below checks it against `tokenize`).
-fn is_plain_number(chunk: &str) -> bool {
+pub(crate) fn is_plain_number(chunk: &str) -> bool {
     let b = chunk.as_bytes();
     !b.is_empty()
         && b.len() <= 32
@@ -655,10 +673,9 @@ pub fn write(
             let mut run = Run::default();
             for d in chunk {
                 let mut spelled = Vec::new();
-                let fields = [
-                    run.field(&d.keys, &mut spelled, &cache),
-                    run.field(&d.text, &mut spelled, &cache),
-                ];
+                let mut title = run.field(&d.keys, &mut spelled, &cache);
+                run.own_number(&mut title, &d.section);
+                let fields = [title, run.field(&d.text, &mut spelled, &cache)];
                 run.docs.push(fields);
                 run.spelled.push(spelled);
             }
@@ -1253,6 +1270,31 @@ mod tests {
         }
         for n in ["", "7.", ".7", "7..1", "7a", "7,1", "-7", "7.1.0)"] {
             assert!(!is_plain_number(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn a_sections_own_number_is_a_title_word_outside_its_length() {
+        let cache = TermCache::default();
+        let mut run = Run::default();
+        let term = |run: &Run, ft: &FieldTerms, w: &str| {
+            ft.terms
+                .iter()
+                .find(|(t, _)| run.vocab[*t as usize] == w)
+                .map(|x| x.1)
+        };
+        let mut title = run.field("Discarding Cards", &mut Vec::new(), &cache);
+        run.own_number(&mut title, "7.1.0");
+        assert_eq!((term(&run, &title, "7.1.0"), title.len), (Some(1), 2));
+        // named in the title too: counted twice, the length still that of the text
+        let mut title = run.field("7.1.0 Discarding", &mut Vec::new(), &cache);
+        run.own_number(&mut title, "7.1.0");
+        assert_eq!((term(&run, &title, "7.1.0"), title.len), (Some(2), 2));
+        // no number, or not a plain one: nothing added
+        for n in ["", "A.1", "7.1.0)"] {
+            let mut title = run.field("Discarding", &mut Vec::new(), &cache);
+            run.own_number(&mut title, n);
+            assert_eq!(title.terms.len(), 1, "{n}");
         }
     }
 
