@@ -602,21 +602,31 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
         chapters.sort_by(|a, b| {
             (a.weight.is_none(), a.weight, &a.path).cmp(&(b.weight.is_none(), b.weight, &b.path))
         });
-        let mut seen: HashMap<&str, &Chapter> = HashMap::new();
+        // Keyed by the id in lower case: ids that differ only in case name output folders
+        // that a case-insensitive file system (macOS, Windows: where a site is often built
+        // and previewed) takes for one, so one chapter's pages would overwrite the other's.
+        let mut seen: HashMap<String, &Chapter> = HashMap::new();
         for c in &chapters {
-            if let Some(first) = seen.get(c.id.as_str()) {
-                diags.push(Diagnostic::error(
-                    "duplicate-id",
-                    &c.path,
-                    c.id_line,
+            if let Some(first) = seen.get(&c.id.to_lowercase()) {
+                let why = if first.id == c.id {
                     format!(
                         "id `{}` is already used by {} in {lang}; ids must be unique per language",
                         c.id,
                         first.path.display()
-                    ),
-                ));
+                    )
+                } else {
+                    format!(
+                        "id `{}` differs from `{}` of {} only in case; their pages would \
+                         overwrite each other on a case-insensitive file system, so ids must \
+                         differ in more than case",
+                        c.id,
+                        first.id,
+                        first.path.display()
+                    )
+                };
+                diags.push(Diagnostic::error("duplicate-id", &c.path, c.id_line, why));
             } else {
-                seen.insert(&c.id, c);
+                seen.insert(c.id.to_lowercase(), c);
             }
         }
         out.chapters.insert(lang.clone(), chapters);

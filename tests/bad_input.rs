@@ -191,6 +191,12 @@ fn cases() -> Vec<Case> {
             NEW,
             4,
         ),
+        // `A` and `a` would be one output folder on macOS and Windows
+        case("id differing only in case", NEW, "---\nid: A\ntitle: B\n---\n").at(
+            "duplicate-id",
+            NEW,
+            2,
+        ),
         case(
             "duplicate id in Ukrainian",
             "content/uk/02-b.md",
