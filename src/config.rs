@@ -207,16 +207,15 @@ impl SiteConfig {
             }
         };
         if let Some(c) = &raw.cname {
-            if c.is_empty()
-                || !c
-                    .chars()
-                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '.' || ch == '-')
-            {
+            if !valid_host_name(c) {
                 diags.push(Diagnostic::error(
                     "bad-config",
                     CONFIG_PATH,
                     line_of("cname"),
-                    format!("cname `{c}` is not a host name"),
+                    format!(
+                        "cname `{c}` is not a host name; write the custom domain alone, \
+                         such as `rules.example.org` (no scheme, path or port)"
+                    ),
                 ));
                 ok = false;
             }
@@ -255,6 +254,20 @@ pub fn valid_language_code(code: &str) -> bool {
         && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
+/// A domain name as GitHub Pages takes for `CNAME`: at least two labels separated by dots,
+/// each 1–63 letters, digits or inner hyphens, 253 characters at most. `rules..org`, a
+/// trailing dot or `https://…` would give a `CNAME` file that Pages rejects only after the
+/// site is published.
+pub fn valid_host_name(host: &str) -> bool {
+    let label = |l: &str| {
+        (1..=63).contains(&l.len())
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    host.len() <= 253 && host.split('.').count() >= 2 && host.split('.').all(label)
+}
+
 /// Checks a base URL and makes it end with `/`. Accepts a path (`/`, `/repo/`) or an http(s) URL.
 pub fn normalize_base_url(url: &str) -> Result<String, String> {
     let bad = |why: &str| {
@@ -280,7 +293,8 @@ pub fn normalize_base_url(url: &str) -> Result<String, String> {
     } else {
         return bad("is neither a path starting with `/` nor an http(s) URL");
     };
-    if rest.contains("//") && !url.starts_with("http") || rest.contains('?') || rest.contains('#') {
+    // (`rest` is past the scheme's `//`, so any `//` left is an empty path segment)
+    if rest.contains("//") || rest.contains('?') || rest.contains('#') {
         return bad("has a query, fragment or empty path segment");
     }
     let mut u = url.to_string();
@@ -318,6 +332,30 @@ mod tests {
     }
 
     #[test]
+    fn host_names_for_cname() {
+        for ok in ["rules.example.org", "a.b", "xn--80aswg.xn--j1amh", "my-site.github.io"] {
+            assert!(valid_host_name(ok), "{ok}");
+        }
+        let long = format!("{}.org", "a".repeat(64));
+        for bad in [
+            "",
+            "localhost",
+            "rules..org",
+            ".rules.org",
+            "rules.org.",
+            "-a.org",
+            "a-.org",
+            "https://rules.org",
+            "rules.org/x",
+            "rules.org:8080",
+            "правила.укр",
+            long.as_str(),
+        ] {
+            assert!(!valid_host_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
     fn bad_base_urls_are_refused() {
         for u in [
             "javascript:alert(1)",
@@ -325,6 +363,8 @@ mod tests {
             "/a b/",
             "https:///x",
             "/x?y=1",
+            "https://u.github.io/r//x",
+            "//evil.example/",
         ] {
             assert!(normalize_base_url(u).is_err(), "{u}");
         }
