@@ -333,7 +333,12 @@ mod tests {
 
     #[test]
     fn host_names_for_cname() {
-        for ok in ["rules.example.org", "a.b", "xn--80aswg.xn--j1amh", "my-site.github.io"] {
+        for ok in [
+            "rules.example.org",
+            "a.b",
+            "xn--80aswg.xn--j1amh",
+            "my-site.github.io",
+        ] {
             assert!(valid_host_name(ok), "{ok}");
         }
         let long = format!("{}.org", "a".repeat(64));

@@ -235,54 +235,49 @@ impl Theme {
             .unwrap_or_else(|_| site_root.to_path_buf());
         // site templates
         let tdir = site_root.join("templates");
+        let walk_templates = stays_inside(&tdir, &canon_root, site_root, diags);
         for entry in walkdir::WalkDir::new(&tdir)
             .follow_links(false)
             .sort_by_file_name()
             .into_iter()
             .filter_map(|e| e.ok())
+            .take_while(|_| walk_templates)
         {
-            if entry.file_type().is_file() {
-                let rel = entry
-                    .path()
-                    .strip_prefix(&tdir)
-                    .unwrap_or(entry.path())
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                match std::fs::read(entry.path()).map(String::from_utf8) {
-                    Ok(Ok(text)) => {
-                        theme.overridden.insert(rel.clone());
-                        theme.templates.insert(rel, text);
-                    }
-                    _ => diags.push(Diagnostic::error(
-                        "template",
-                        crate::diag::display_path(entry.path(), site_root),
-                        0,
-                        "template is not readable UTF-8 text",
-                    )),
+            let Some(real) = site_file(&entry, &canon_root, site_root, diags) else {
+                continue;
+            };
+            let rel = entry
+                .path()
+                .strip_prefix(&tdir)
+                .unwrap_or(entry.path())
+                .to_string_lossy()
+                .replace('\\', "/");
+            match std::fs::read(&real).map(String::from_utf8) {
+                Ok(Ok(text)) => {
+                    theme.overridden.insert(rel.clone());
+                    theme.templates.insert(rel, text);
                 }
+                _ => diags.push(Diagnostic::error(
+                    "template",
+                    crate::diag::display_path(entry.path(), site_root),
+                    0,
+                    "template is not readable UTF-8 text",
+                )),
             }
         }
         // site static files
         let sdir = site_root.join("static");
+        let walk_static = stays_inside(&sdir, &canon_root, site_root, diags);
         for entry in walkdir::WalkDir::new(&sdir)
             .follow_links(false)
             .sort_by_file_name()
             .into_iter()
             .filter_map(|e| e.ok())
+            .take_while(|_| walk_static)
         {
-            let shown = crate::diag::display_path(entry.path(), site_root);
-            let mut real = entry.path().to_path_buf();
-            if entry.path_is_symlink() {
-                match entry.path().canonicalize() {
-                    Ok(t) if t.starts_with(&canon_root) && t.is_file() => real = t,
-                    _ => {
-                        diags.push(Diagnostic::warning("symlink", shown, 0, "symbolic link points outside the site (or nowhere) and is not followed"));
-                        continue;
-                    }
-                }
-            } else if !entry.file_type().is_file() {
+            let Some(real) = site_file(&entry, &canon_root, site_root, diags) else {
                 continue;
-            }
+            };
             let rel = entry
                 .path()
                 .strip_prefix(&sdir)
@@ -300,10 +295,12 @@ impl Theme {
             .filter_map(|v| v.as_object())
             .flat_map(|m| m.keys().cloned())
             .collect();
+        let walk_i18n = stays_inside(&site_root.join("i18n"), &canon_root, site_root, diags);
         for lang in languages {
             let mut v = embedded_strings.get(lang).cloned();
             let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
-            if let Ok(bytes) = std::fs::read(&site_file) {
+            let readable = walk_i18n && stays_inside(&site_file, &canon_root, site_root, diags);
+            if let Some(bytes) = readable.then(|| std::fs::read(&site_file).ok()).flatten() {
                 let shown = crate::diag::display_path(&site_file, site_root);
                 if let Some(text) = crate::load::decode(bytes, &shown, diags) {
                     if let Some(mut site_v) = parse_strings(&text, &shown, diags) {
@@ -400,6 +397,71 @@ impl Theme {
 }
 
 /// Each value written as `<prefix>value"` in `src`.
+/// Whether `path`, a theme folder of the site or a file in one, is inside the site once its
+/// links are resolved. The theme's files may link to one another, never out: a site from
+/// someone else's repository (a pull request built in CI, `--safe`) must not render or
+/// publish files from elsewhere on the building machine. A link out, or to nothing, is a
+/// warning and is not followed; a path that is simply not there is no finding.
+fn stays_inside(path: &Path, canon_root: &Path, site_root: &Path, diags: &mut Diagnostics) -> bool {
+    match path.canonicalize() {
+        Ok(t) if t.starts_with(canon_root) => true,
+        Ok(_) => {
+            diags.push(link_not_followed(path, site_root));
+            false
+        }
+        Err(_) => {
+            if std::fs::symlink_metadata(path).is_ok() {
+                diags.push(link_not_followed(path, site_root));
+            }
+            false
+        }
+    }
+}
+
+/// The file an entry of a theme folder stands for: itself, or the file its link resolves to
+/// inside the site (see [`stays_inside`]). Folders and the walk's root give none.
+fn site_file(
+    entry: &walkdir::DirEntry,
+    canon_root: &Path,
+    site_root: &Path,
+    diags: &mut Diagnostics,
+) -> Option<std::path::PathBuf> {
+    if entry.depth() == 0 {
+        return None;
+    }
+    if !entry.path_is_symlink() {
+        return entry
+            .file_type()
+            .is_file()
+            .then(|| entry.path().to_path_buf());
+    }
+    match entry.path().canonicalize() {
+        Ok(t) if t.starts_with(canon_root) && t.is_file() => Some(t),
+        Ok(t) if t.starts_with(canon_root) => {
+            diags.push(Diagnostic::warning(
+                "symlink",
+                crate::diag::display_path(entry.path(), site_root),
+                0,
+                "symbolic link to a folder is not followed; link the files themselves",
+            ));
+            None
+        }
+        _ => {
+            diags.push(link_not_followed(entry.path(), site_root));
+            None
+        }
+    }
+}
+
+fn link_not_followed(path: &Path, site_root: &Path) -> Diagnostic {
+    Diagnostic::warning(
+        "symlink",
+        crate::diag::display_path(path, site_root),
+        0,
+        "symbolic link points outside the site (or nowhere) and is not followed",
+    )
+}
+
 fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = String> + 's {
     src.match_indices(prefix).filter_map(move |(at, _)| {
         let rest = &src[at + prefix.len()..];

@@ -302,6 +302,8 @@ fn links_out_of_the_site_are_not_followed() {
         b"---\nid: secret\ntitle: Secret\n---\nTOP-SECRET-TEXT\n",
     );
     write(outside.path(), "secret.txt", b"TOP-SECRET-TEXT");
+    write(outside.path(), "base.html", b"TOP-SECRET-TEXT");
+    write(outside.path(), "i18n/en.yaml", b"contents: TOP-SECRET-TEXT\n");
     write(
         outside.path(),
         "dir/inner.md",
@@ -333,6 +335,10 @@ fn links_out_of_the_site_are_not_followed() {
     std::fs::create_dir_all(d.join("static")).unwrap();
     symlink(outside.path().join("secret.txt"), d.join("static/leak.txt")).unwrap();
     symlink(outside.path(), d.join("static/everything")).unwrap();
+    // the theme's files and folders too: a template, and the folder of UI strings
+    std::fs::create_dir_all(d.join("templates")).unwrap();
+    symlink(outside.path().join("base.html"), d.join("templates/base.html")).unwrap();
+    symlink(outside.path().join("i18n"), d.join("i18n")).unwrap();
     // a link that stays inside the site is fine
     symlink(
         d.join("content/en/02-inside.md"),
@@ -357,6 +363,8 @@ fn links_out_of_the_site_are_not_followed() {
         "content/en/more",
         "static/leak.txt",
         "static/everything",
+        "templates/base.html",
+        "i18n",
     ] {
         assert!(
             r.stderr.contains(&format!("warning[symlink]: {link}: ")),
