@@ -303,7 +303,11 @@ fn links_out_of_the_site_are_not_followed() {
     );
     write(outside.path(), "secret.txt", b"TOP-SECRET-TEXT");
     write(outside.path(), "base.html", b"TOP-SECRET-TEXT");
-    write(outside.path(), "i18n/en.yaml", b"contents: TOP-SECRET-TEXT\n");
+    write(
+        outside.path(),
+        "i18n/en.yaml",
+        b"contents: TOP-SECRET-TEXT\n",
+    );
     write(
         outside.path(),
         "dir/inner.md",
@@ -337,7 +341,11 @@ fn links_out_of_the_site_are_not_followed() {
     symlink(outside.path(), d.join("static/everything")).unwrap();
     // the theme's files and folders too: a template, and the folder of UI strings
     std::fs::create_dir_all(d.join("templates")).unwrap();
-    symlink(outside.path().join("base.html"), d.join("templates/base.html")).unwrap();
+    symlink(
+        outside.path().join("base.html"),
+        d.join("templates/base.html"),
+    )
+    .unwrap();
     symlink(outside.path().join("i18n"), d.join("i18n")).unwrap();
     // a link that stays inside the site is fine
     symlink(

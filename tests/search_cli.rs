@@ -191,3 +191,31 @@ fn a_section_number_finds_its_section_first() {
         }
     }
 }
+
+/// Folders that a search killed outright (SIGKILL, a power cut) left in the cache are removed
+/// by the next search that builds the index; a running process's are not touched.
+#[test]
+fn leftovers_of_killed_searches_are_swept() {
+    let d = default_site();
+    let cache = d.path().join(".rulebook-cache/search");
+    // no process has a number this large (Linux allows at most 2^22)
+    let dead = [cache.join("tmp-999999999"), cache.join("old-999999998")];
+    let alive = cache.join(format!("tmp-{}", std::process::id()));
+    for dir in dead.iter().chain([&alive]) {
+        std::fs::create_dir_all(dir.join("x")).unwrap();
+    }
+    // a change to the content makes the next search build the index
+    std::fs::write(
+        d.path().join("content/en/zz.md"),
+        "---\nid: zz\ntitle: Zz\n---\nText.\n",
+    )
+    .unwrap();
+    assert!(!search_json(d.path(), &["закляття"]).is_empty());
+    for dir in &dead {
+        assert!(!dir.exists(), "{} left", dir.display());
+    }
+    assert!(
+        alive.is_dir(),
+        "the folder of a running process was removed"
+    );
+}

@@ -316,7 +316,9 @@ impl SearchIndex {
         let fp = fingerprint(site);
         let cache = site.join(CACHE_DIR);
         let tmp = cache.join(format!("tmp-{}", std::process::id()));
+        sweep(&cache);
         let _ = std::fs::remove_dir_all(&tmp);
+        crate::stop::remove_on_stop(&tmp);
         std::fs::create_dir_all(&tmp)
             .map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
         let err = |e: tantivy::TantivyError| format!("cannot build the search index: {e}");
@@ -374,11 +376,14 @@ impl SearchIndex {
         let index_dir = cache.join("index");
         let trash = cache.join(format!("old-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&trash);
+        crate::stop::remove_on_stop(&trash);
         let _ = std::fs::rename(&index_dir, &trash);
         let _ = std::fs::remove_file(cache.join("stamp.json"));
         std::fs::rename(&tmp, &index_dir).map_err(io)?;
+        crate::stop::keep(&tmp);
         std::fs::rename(index_dir.join("stamp.json"), cache.join("stamp.json")).map_err(io)?;
         let _ = std::fs::remove_dir_all(&trash);
+        crate::stop::keep(&trash);
         Self::open(&index_dir, langs).map_err(err)
     }
 
@@ -581,6 +586,44 @@ impl SearchIndex {
         }
         Ok(hits)
     }
+}
+
+/// Removes what earlier searches that could not clean up (killed with SIGKILL, a power cut)
+/// left in the cache: the `tmp-PID` and `old-PID` folders of processes no longer running.
+/// Those of a running process are another search building the index at the same moment.
+fn sweep(cache: &Path) {
+    let Ok(entries) = std::fs::read_dir(cache) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("tmp-").or_else(|| n.strip_prefix("old-")))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !running(pid) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Whether process `pid` is running (or cannot be told: then it is taken to be).
+#[cfg(unix)]
+fn running(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: signal 0 sends nothing; it only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn running(_pid: u32) -> bool {
+    true
 }
 
 /// Every document of `seg` with `term` in `field`, and how often it has it, in document
