@@ -697,9 +697,24 @@ fn drafts_are_left_out_of_the_build() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout
-            .contains("warning[draft-ref]: content/en/01-a.md:7:"),
+            .contains("warning[draft-ref]: content/en/01-a.md:7:")
+            && r.stdout.contains("left out 1 draft chapter file")
+            && r.stdout.contains("content/en/02-b.md"),
         "{}",
         r.stdout
+    );
+    let r = run(&[
+        "check",
+        "--format",
+        "json",
+        "--site",
+        s.path().to_str().unwrap(),
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        report["drafts"],
+        serde_json::json!(["content/en/02-b.md"]),
+        "{report}"
     );
     // published, it is there
     write(

@@ -28,6 +28,8 @@ pub struct Report {
     pub diags: Diagnostics,
     /// `None` when the site could not be loaded at all.
     pub coverage: Option<coverage::Coverage>,
+    /// The chapter files left out as drafts (`draft: true`), which nothing was checked in.
+    pub drafts: Vec<std::path::PathBuf>,
 }
 
 /// The language translations are made from: the first language in site order that is not the
@@ -64,6 +66,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
         return Report {
             diags,
             coverage: None,
+            drafts: Vec::new(),
         };
     }
     let site = crate::site::load(root, None, &mut diags);
@@ -132,7 +135,12 @@ pub fn check(root: &Path, strict: bool) -> Report {
     }
     diags.sort();
     sw.lap("check: sort findings");
-    Report { diags, coverage }
+    let drafts = site.map(|s| s.drafts_left_out).unwrap_or_default();
+    Report {
+        diags,
+        coverage,
+        drafts,
+    }
 }
 
 /// The text units of every chapter: `[lang][id]`. The title is the first unit.

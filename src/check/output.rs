@@ -21,6 +21,13 @@ struct JsonReport<'a> {
     errors: usize,
     warnings: usize,
     coverage: &'a Option<super::coverage::Coverage>,
+    /// Chapter files left out as drafts, as `file` of a finding is written.
+    drafts: Vec<String>,
+}
+
+/// A path as the report shows it: with `/` on every system, so a tool reads the same JSON.
+fn shown(p: &std::path::Path) -> String {
+    p.to_string_lossy().replace('\\', "/")
 }
 
 /// Prints the report; returns the exit code: 1 when there are errors, else 0.
@@ -34,7 +41,7 @@ pub fn print(report: &Report, json: bool) -> u8 {
                 .items
                 .iter()
                 .map(|d| JsonFinding {
-                    file: d.file.to_string_lossy().replace('\\', "/"),
+                    file: shown(&d.file),
                     line: d.line,
                     column: d.column,
                     kind: d.kind,
@@ -45,11 +52,22 @@ pub fn print(report: &Report, json: bool) -> u8 {
             errors,
             warnings,
             coverage: &report.coverage,
+            drafts: report.drafts.iter().map(|p| shown(p)).collect(),
         };
         println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
     } else {
         for d in &report.diags.items {
             println!("{d}");
+        }
+        if !report.drafts.is_empty() {
+            let files: Vec<String> = report.drafts.iter().map(|p| shown(p)).collect();
+            println!(
+                "\nleft out {} draft chapter file{} (`draft: true`; not checked, and missing \
+                 from the coverage below): {}",
+                files.len(),
+                if files.len() == 1 { "" } else { "s" },
+                files.join(", ")
+            );
         }
         if let Some(c) = &report.coverage {
             println!("\ntranslation coverage (text units in the page's own language):\n");
