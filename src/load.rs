@@ -35,6 +35,8 @@ pub struct Chapter {
     pub body_line: usize,
     /// 1-based line of the `id:` key, where a clash with another chapter is reported.
     pub id_line: usize,
+    /// Line of `title:` in the file (1 when the front matter has none, as it must).
+    pub title_line: usize,
     /// `draft: true`: left out of `build`, `check` and `search`, shown by `serve` (as in Hugo
     /// and Zola), so a chapter can be written in the open without being published.
     pub draft: bool,
@@ -417,6 +419,7 @@ pub fn parse_chapter(
         body: text[body_start..].to_string(),
         body_line,
         id_line: key_line("id"),
+        title_line: key_line("title").max(1),
         extra: fm.extra,
     })
 }

@@ -573,7 +573,7 @@ pub fn section_defs(lang: &str, p: &ChapterPage) -> Vec<SectionDef> {
             chapter_id: c.id.clone(),
             title: p.title_text.clone(),
             file: c.path.clone(),
-            line: 1,
+            line: c.title_line,
             level: 1,
         });
     }

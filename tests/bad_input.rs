@@ -209,6 +209,12 @@ fn cases() -> Vec<Case> {
             chapter("\nText.\n\n## 1.1.0 Again\n"),
         )
         .at("duplicate-section", NEW, 8),
+        case(
+            "duplicate section number in a chapter title, reported at the title",
+            NEW,
+            "---\nid: b\nweight: 2\ntitle: \"1.1.0 Again\"\n---\nText.\n",
+        )
+        .at("duplicate-section", NEW, 4),
         // ---------------------------------------------------------------- glossary JSON
         case("glossary syntax error", g, "{\n  \"a\": \"x\",\n  \"b\" \"y\"\n}").at_col(
             "glossary-json",
