@@ -352,9 +352,14 @@ fn search(
             );
             ExitCode::from(1)
         }
-        Err(SearchError::Other(msg)) => {
+        Err(SearchError::Usage(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
+        }
+        // as `build` and `check` exit for a site they cannot read
+        Err(SearchError::Other(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(1)
         }
     }
 }

@@ -150,7 +150,7 @@ fn bad_input_is_a_clear_error() {
         "de",
         "x",
     ]);
-    assert_ne!(r.code, 0);
+    assert_eq!(r.code, 2, "a usage error: {}", r.stderr);
     assert!(
         r.stderr.contains("--lang de") && r.stderr.contains("uk"),
         "{}",
@@ -158,7 +158,7 @@ fn bad_input_is_a_clear_error() {
     );
     let empty = tempfile::tempdir().unwrap();
     let r = run(&["search", "--site", empty.path().to_str().unwrap(), "x"]);
-    assert_ne!(r.code, 0);
+    assert_eq!(r.code, 1, "no site to search, as for build: {}", r.stderr);
     assert!(r.stderr.contains("content/"), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     // broken content: the error names the file

@@ -17,6 +17,9 @@ pub struct SearchOptions {
 pub enum SearchError {
     /// The content has errors; they are in the diagnostics.
     Content,
+    /// The command line asks for what the site does not have (`--lang de`).
+    Usage(String),
+    /// The site cannot be searched: no `content/`, or the index cannot be written or read.
     Other(String),
 }
 
@@ -56,7 +59,7 @@ fn check_lang(lang: &str, languages: &[String]) -> Result<(), SearchError> {
     if languages.iter().any(|l| l == lang) {
         Ok(())
     } else {
-        Err(SearchError::Other(format!(
+        Err(SearchError::Usage(format!(
             "--lang {lang}: the site has no such language (it has {})",
             languages.join(", ")
         )))
