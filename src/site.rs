@@ -47,9 +47,9 @@ pub struct Site {
     pub symbols: BTreeMap<String, Symbols>,
     /// Glossary terms in the text, "Referenced by", section previews.
     pub reading: Reading,
-    /// Chapters marked `draft: true` that this load left out (paths relative to the site
-    /// root, sorted), for the build's summary.
-    pub drafts_left_out: Vec<PathBuf>,
+    /// Chapters marked `draft: true` that this load left out, sorted by path: for the
+    /// build's summary, and for `check`, which measures how far a draft translation is.
+    pub drafts_left_out: Vec<crate::load::Chapter>,
 }
 
 /// For a language not written in Latin letters, the language whose text is (its paragraphs
@@ -329,10 +329,10 @@ fn load_inner(
                     .or_insert_with(|| c.path.clone());
             }
         }
-        chapter_map.drafts.insert(file, (c.lang, c.id));
-        drafts_left_out.push(c.path);
+        chapter_map.drafts.insert(file, (c.lang.clone(), c.id.clone()));
+        drafts_left_out.push(c);
     }
-    drafts_left_out.sort();
+    drafts_left_out.sort_by(|a, b| a.path.cmp(&b.path));
     let site = Site {
         drafts_left_out,
         reading,

@@ -396,7 +396,6 @@ impl Theme {
     }
 }
 
-/// Each value written as `<prefix>value"` in `src`.
 /// Whether `path`, a theme folder of the site or a file in one, is inside the site once its
 /// links are resolved. The theme's files may link to one another, never out: a site from
 /// someone else's repository (a pull request built in CI, `--safe`) must not render or
@@ -462,6 +461,7 @@ fn link_not_followed(path: &Path, site_root: &Path) -> Diagnostic {
     )
 }
 
+/// Each value written as `<prefix>value"` in `src`.
 fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = String> + 's {
     src.match_indices(prefix).filter_map(move |(at, _)| {
         let rest = &src[at + prefix.len()..];

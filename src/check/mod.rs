@@ -123,10 +123,18 @@ pub fn check(root: &Path, strict: bool) -> Report {
             diags.extend(found.into_iter().flatten());
         }
         sw.lap("check: links");
+        let mut draft_units: BTreeMap<String, BTreeMap<String, Vec<Unit>>> = BTreeMap::new();
+        for c in &site.drafts_left_out {
+            draft_units
+                .entry(c.lang.clone())
+                .or_default()
+                .insert(c.id.clone(), chapter_units(c));
+        }
         coverage = Some(coverage::measure(
             &site.config.languages,
             &site.order,
             &units,
+            &draft_units,
         ));
         sw.lap("check: coverage");
     }
@@ -135,7 +143,9 @@ pub fn check(root: &Path, strict: bool) -> Report {
     }
     diags.sort();
     sw.lap("check: sort findings");
-    let drafts = site.map(|s| s.drafts_left_out).unwrap_or_default();
+    let drafts = site
+        .map(|s| s.drafts_left_out.into_iter().map(|c| c.path).collect())
+        .unwrap_or_default();
     Report {
         diags,
         coverage,
