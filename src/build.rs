@@ -125,7 +125,11 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         files,
         pages_per_language: site.order.len(),
         millis: start.elapsed().as_millis(),
-        drafts: site.drafts_left_out.iter().map(|c| c.path.clone()).collect(),
+        drafts: site
+            .drafts_left_out
+            .iter()
+            .map(|c| c.path.clone())
+            .collect(),
     };
     if opts.exit_after {
         std::mem::forget(site);

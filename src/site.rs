@@ -329,7 +329,9 @@ fn load_inner(
                     .or_insert_with(|| c.path.clone());
             }
         }
-        chapter_map.drafts.insert(file, (c.lang.clone(), c.id.clone()));
+        chapter_map
+            .drafts
+            .insert(file, (c.lang.clone(), c.id.clone()));
         drafts_left_out.push(c);
     }
     drafts_left_out.sort_by(|a, b| a.path.cmp(&b.path));

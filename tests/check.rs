@@ -246,6 +246,36 @@ fn coverage_figures_on_a_known_fixture() {
     );
     assert!(table[1].contains("missing (0/3)"), "{table:?}");
     assert!(table[2].contains("42.9% (3/7)"), "{table:?}");
+    assert!(!table[1].contains("draft"), "{table:?}");
+    assert!(b["languages"]["uk"].get("draft").is_none(), "{b:#}");
+    // a translation under way as a draft: still missing for readers (the totals do not
+    // move), with how far it is beside: title and one of its two paragraphs in Ukrainian
+    write(
+        s.path(),
+        "content/uk/b.md",
+        "---\nid: b\ntitle: Бета\nweight: 2\ndraft: true\n---\n\nЧотири.\n\nFive.\n".as_bytes(),
+    );
+    let (_, v) = check_json(s.path(), &[]);
+    let c = &v["coverage"];
+    let b = c["chapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "b")
+        .unwrap();
+    assert_eq!(b["languages"]["uk"]["missing"], true);
+    assert_eq!(
+        b["languages"]["uk"]["draft"],
+        serde_json::json!({"translated": 2, "total": 3}),
+        "{b:#}"
+    );
+    assert_eq!(c["total"]["uk"]["translated"].as_u64(), Some(3));
+    let r = run(&["check", "--site", s.path().to_str().unwrap()]);
+    assert!(
+        r.stdout.contains("missing (0/3); draft 67% (2/3)"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

@@ -14,8 +14,47 @@ use super::units::{script_of, written_in, Unit};
 pub struct Figures {
     pub translated: usize,
     pub total: usize,
-    /// The language has no file for this chapter.
+    /// The language has no file for this chapter (or only a draft).
     pub missing: bool,
+    /// The language's file is a draft (`draft: true`, left out of the site): how far its
+    /// translation is, for the translator. Readers are shown another language, so the
+    /// chapter still counts as missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draft: Option<Draft>,
+}
+
+/// The figures of a draft translation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Draft {
+    pub translated: usize,
+    pub total: usize,
+}
+
+/// Units of `us` written in `lang`'s own script (all of them for a Latin-script language).
+fn in_own_script(lang: &str, us: &[Unit]) -> usize {
+    match script_of(lang) {
+        Some(s) => us.iter().filter(|u| written_in(&u.text, s)).count(),
+        None => us.len(),
+    }
+}
+
+/// One cell of a coverage table.
+fn cell(f: &Figures) -> String {
+    match (f.missing, f.draft) {
+        (true, Some(d)) => {
+            let pct = if d.total == 0 {
+                100.0
+            } else {
+                100.0 * d.translated as f64 / d.total as f64
+            };
+            format!(
+                "missing (0/{}); draft {pct:.0}% ({}/{})",
+                f.total, d.translated, d.total
+            )
+        }
+        (true, None) => format!("missing (0/{})", f.total),
+        _ => format!("{:.0}% ({}/{})", f.percent(), f.translated, f.total),
+    }
 }
 
 impl Figures {
@@ -44,11 +83,12 @@ pub struct Coverage {
 }
 
 /// `units[lang][id]`: the units of every chapter that exists in `lang`; `order` is the reading
-/// order of chapter ids.
+/// order of chapter ids; `drafts[lang][id]`: the units of the draft chapters left out.
 pub fn measure(
     languages: &[String],
     order: &[String],
     units: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
+    drafts: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
 ) -> Coverage {
     let mut cov = Coverage {
         languages: languages.to_vec(),
@@ -66,21 +106,24 @@ pub fn measure(
             let own = units.get(lang).and_then(|m| m.get(id));
             let f = match own {
                 Some(us) => Figures {
-                    translated: match script_of(lang) {
-                        Some(s) => us.iter().filter(|u| written_in(&u.text, s)).count(),
-                        None => us.len(),
-                    },
+                    translated: in_own_script(lang, us),
                     total: us.len(),
                     missing: false,
+                    draft: None,
                 },
                 None => {
                     let shown = languages
                         .iter()
                         .find_map(|l| units.get(l).and_then(|m| m.get(id)));
+                    let draft = drafts.get(lang).and_then(|m| m.get(id)).map(|us| Draft {
+                        translated: in_own_script(lang, us),
+                        total: us.len(),
+                    });
                     Figures {
                         translated: 0,
                         total: shown.map_or(0, Vec::len),
                         missing: true,
+                        draft,
                     }
                 }
             };
@@ -96,13 +139,6 @@ pub fn measure(
 
 /// The coverage as a plain-text table (one row per chapter, then the total).
 pub fn table(cov: &Coverage) -> String {
-    let cell = |f: &Figures| {
-        if f.missing {
-            format!("missing (0/{})", f.total)
-        } else {
-            format!("{:.0}% ({}/{})", f.percent(), f.translated, f.total)
-        }
-    };
     let mut rows: Vec<Vec<String>> = vec![std::iter::once("chapter".to_string())
         .chain(cov.languages.iter().cloned())
         .collect()];
@@ -157,13 +193,6 @@ pub fn markdown_table(cov: &Coverage) -> String {
         cov.languages.join(" | "),
         "---:|".repeat(cov.languages.len())
     );
-    let cell = |f: &Figures| {
-        if f.missing {
-            format!("missing (0/{})", f.total)
-        } else {
-            format!("{:.0}% ({}/{})", f.percent(), f.translated, f.total)
-        }
-    };
     for r in &cov.chapters {
         out.push_str(&format!(
             "| {} | {} |\n",
@@ -219,13 +248,20 @@ mod tests {
             "a".into(),
             vec![unit("Один"), unit("Два"), unit("Three"), unit("Чотири")],
         );
-        let c = measure(&langs, &order, &units);
+        let mut drafts: BTreeMap<String, BTreeMap<String, Vec<Unit>>> = BTreeMap::new();
+        drafts
+            .entry("uk".into())
+            .or_default()
+            .insert("b".into(), vec![unit("П'ять"), unit("Six")]);
+        let c = measure(&langs, &order, &units, &BTreeMap::new());
+        let with_draft = measure(&langs, &order, &units, &drafts);
         assert_eq!(
             c.chapters[0].languages["uk"],
             Figures {
                 translated: 3,
                 total: 4,
-                missing: false
+                missing: false,
+                draft: None,
             }
         );
         assert_eq!(
@@ -233,9 +269,20 @@ mod tests {
             Figures {
                 translated: 0,
                 total: 2,
-                missing: true
+                missing: true,
+                draft: None,
             }
         );
+        // a draft translation is still missing for readers, with its own progress beside
+        assert_eq!(
+            with_draft.chapters[1].languages["uk"].draft,
+            Some(Draft {
+                translated: 1,
+                total: 2
+            })
+        );
+        assert_eq!(with_draft.total["uk"], c.total["uk"]);
+        assert!(table(&with_draft).contains("missing (0/2); draft 50% (1/2)"));
         assert_eq!((c.total["uk"].translated, c.total["uk"].total), (3, 6));
         assert_eq!((c.total["en"].translated, c.total["en"].total), (6, 6));
         assert!(table(&c).contains("missing (0/2)"));
