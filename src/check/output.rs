@@ -62,8 +62,8 @@ pub fn print(report: &Report, json: bool) -> u8 {
         if !report.drafts.is_empty() {
             let files: Vec<String> = report.drafts.iter().map(|p| shown(p)).collect();
             println!(
-                "\nleft out {} draft chapter file{} (`draft: true`; not checked, and missing \
-                 from the coverage below): {}",
+                "\nleft out {} draft chapter file{} (`draft: true`; not checked, and counted \
+                 as missing in the coverage below): {}",
                 files.len(),
                 if files.len() == 1 { "" } else { "s" },
                 files.join(", ")
