@@ -235,23 +235,7 @@ impl Theme {
             .unwrap_or_else(|_| site_root.to_path_buf());
         // site templates
         let tdir = site_root.join("templates");
-        let walk_templates = stays_inside(&tdir, &canon_root, site_root, diags);
-        for entry in walkdir::WalkDir::new(&tdir)
-            .follow_links(false)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_map(|e| e.ok())
-            .take_while(|_| walk_templates)
-        {
-            let Some(real) = site_file(&entry, &canon_root, site_root, diags) else {
-                continue;
-            };
-            let rel = entry
-                .path()
-                .strip_prefix(&tdir)
-                .unwrap_or(entry.path())
-                .to_string_lossy()
-                .replace('\\', "/");
+        for (rel, real) in theme_files(&tdir, &canon_root, site_root, diags) {
             match std::fs::read(&real).map(String::from_utf8) {
                 Ok(Ok(text)) => {
                     theme.overridden.insert(rel.clone());
@@ -259,7 +243,7 @@ impl Theme {
                 }
                 _ => diags.push(Diagnostic::error(
                     "template",
-                    crate::diag::display_path(entry.path(), site_root),
+                    crate::diag::display_path(&tdir.join(&rel), site_root),
                     0,
                     "template is not readable UTF-8 text",
                 )),
@@ -267,26 +251,7 @@ impl Theme {
         }
         // site static files
         let sdir = site_root.join("static");
-        let walk_static = stays_inside(&sdir, &canon_root, site_root, diags);
-        for entry in walkdir::WalkDir::new(&sdir)
-            .follow_links(false)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_map(|e| e.ok())
-            .take_while(|_| walk_static)
-        {
-            let Some(real) = site_file(&entry, &canon_root, site_root, diags) else {
-                continue;
-            };
-            let rel = entry
-                .path()
-                .strip_prefix(&sdir)
-                .unwrap_or(entry.path())
-                .to_string_lossy()
-                .replace('\\', "/");
-            if rel.split('/').any(|s| s.starts_with('.')) {
-                continue;
-            }
+        for (rel, real) in theme_files(&sdir, &canon_root, site_root, diags) {
             theme.static_files.insert(rel, StaticFile::Disk(real));
         }
         // UI strings: embedded, then the site's on top
@@ -415,6 +380,35 @@ fn stays_inside(path: &Path, canon_root: &Path, site_root: &Path, diags: &mut Di
             false
         }
     }
+}
+
+/// The files of the site's theme folder `dir` (`templates/`, `static/`): (path below `dir`,
+/// with `/`; the file to read), sorted by path. Hidden files and folders (`.DS_Store`,
+/// `.git/`) are not the theme's; links are followed only within the site ([`site_file`]),
+/// and not at all when `dir` itself leads out of it.
+fn theme_files(
+    dir: &Path,
+    canon_root: &Path,
+    site_root: &Path,
+    diags: &mut Diagnostics,
+) -> Vec<(String, std::path::PathBuf)> {
+    if !stays_inside(dir, canon_root, site_root, diags) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(|e| e.ok())
+    {
+        if let Some(real) = site_file(&entry, canon_root, site_root, diags) {
+            let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            out.push((rel.to_string_lossy().replace('\\', "/"), real));
+        }
+    }
+    out
 }
 
 /// The file an entry of a theme folder stands for: itself, or the file its link resolves to

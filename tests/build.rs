@@ -535,6 +535,8 @@ fn contents_list_and_a_themes_own_layout_of_it_agree() {
 {% endblock main %}
 "#;
     write(dir.path(), "templates/index.html", own.as_bytes());
+    // what a file manager leaves beside it is no template (it failed the build as one)
+    write(dir.path(), "templates/.DS_Store", b"\0\0\0\x01Bud1\xff\xfe");
     build_ok(dir.path());
     let mine = page(&dir.path().join("public/uk/index.html"));
     assert_eq!(items(&mine, ".mine > li > a"), chapters);
