@@ -56,10 +56,10 @@ impl SiteConfig {
         // folder from someone else must not read files elsewhere on this machine.
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
             let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-            if !path
-                .canonicalize()
-                .is_ok_and(|t| t.starts_with(&canon_root))
-            {
+            if matches!(
+                crate::symlinks::resolve(&path, &canon_root),
+                crate::symlinks::Target::Outside
+            ) {
                 diags.push(Diagnostic::error(
                     "symlink",
                     CONFIG_PATH,

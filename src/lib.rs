@@ -33,6 +33,7 @@ pub mod serve;
 pub mod site;
 pub mod stop;
 pub mod symbols;
+pub mod symlinks;
 pub mod template_safety;
 pub mod theme;
 pub mod timing;

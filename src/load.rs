@@ -523,16 +523,15 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
             let is_glossary = path.file_name().is_some_and(|n| n == "glossary.json")
                 && path.parent() == Some(dir.as_path());
             if entry.path_is_symlink() {
-                match path.canonicalize() {
-                    Ok(target) if target.starts_with(&canon_root) && target.is_file() => {
-                        real = target
-                    }
+                use crate::symlinks::Target;
+                match crate::symlinks::resolve(&path, &canon_root) {
+                    Target::File(target) => real = target,
                     // A link to a folder inside the site is reported, not followed: its files
                     // would be read under two paths (here and where they are), which the
                     // messages, `serve`'s watcher and `translated` (which writes the file)
                     // would each see differently, and links can make a loop. Before, its
                     // chapters were dropped without a word.
-                    Ok(target) if target.starts_with(&canon_root) && !is_glossary => {
+                    Target::Folder(target) if !is_glossary => {
                         diags.push(Diagnostic::warning(
                             "symlink",
                             shown,
@@ -545,7 +544,7 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
                         ));
                         continue;
                     }
-                    Ok(target) if target.starts_with(&canon_root) => {
+                    Target::Folder(_) => {
                         diags.push(Diagnostic::error(
                             "io",
                             shown,
@@ -554,8 +553,8 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
                         ));
                         continue;
                     }
-                    _ => {
-                        diags.push(Diagnostic::warning("symlink", shown, 0, "symbolic link points outside the site (or nowhere) and is not followed"));
+                    Target::Outside => {
+                        diags.push(crate::symlinks::not_followed(shown));
                         continue;
                     }
                 }

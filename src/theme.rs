@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::diag::display_path;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::symlinks::{not_followed, resolve, Target};
 
 include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
@@ -243,7 +245,7 @@ impl Theme {
                 }
                 _ => diags.push(Diagnostic::error(
                     "template",
-                    crate::diag::display_path(&tdir.join(&rel), site_root),
+                    display_path(&tdir.join(&rel), site_root),
                     0,
                     "template is not readable UTF-8 text",
                 )),
@@ -266,7 +268,7 @@ impl Theme {
             let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
             let readable = walk_i18n && stays_inside(&site_file, &canon_root, site_root, diags);
             if let Some(bytes) = readable.then(|| std::fs::read(&site_file).ok()).flatten() {
-                let shown = crate::diag::display_path(&site_file, site_root);
+                let shown = display_path(&site_file, site_root);
                 if let Some(text) = crate::load::decode(bytes, &shown, diags) {
                     if let Some(mut site_v) = parse_strings(&text, &shown, diags) {
                         check_string_types(&mut site_v, &text, &shown, &known, diags);
@@ -362,24 +364,16 @@ impl Theme {
 }
 
 /// Whether `path`, a theme folder of the site or a file in one, is inside the site once its
-/// links are resolved. The theme's files may link to one another, never out: a site from
-/// someone else's repository (a pull request built in CI, `--safe`) must not render or
-/// publish files from elsewhere on the building machine. A link out, or to nothing, is a
-/// warning and is not followed; a path that is simply not there is no finding.
+/// links are resolved (see [`crate::symlinks`]). A link out, or to nothing, is a warning and
+/// is not followed; a path that is simply not there is no finding.
 fn stays_inside(path: &Path, canon_root: &Path, site_root: &Path, diags: &mut Diagnostics) -> bool {
-    match path.canonicalize() {
-        Ok(t) if t.starts_with(canon_root) => true,
-        Ok(_) => {
-            diags.push(link_not_followed(path, site_root));
-            false
-        }
-        Err(_) => {
-            if std::fs::symlink_metadata(path).is_ok() {
-                diags.push(link_not_followed(path, site_root));
-            }
-            false
-        }
+    if !matches!(resolve(path, canon_root), Target::Outside) {
+        return true;
     }
+    if std::fs::symlink_metadata(path).is_ok() {
+        diags.push(not_followed(display_path(path, site_root)));
+    }
+    false
 }
 
 /// The files of the site's theme folder `dir` (`templates/`, `static/`): (path below `dir`,
@@ -391,7 +385,7 @@ fn theme_files(
     canon_root: &Path,
     site_root: &Path,
     diags: &mut Diagnostics,
-) -> Vec<(String, std::path::PathBuf)> {
+) -> Vec<(String, PathBuf)> {
     if !stays_inside(dir, canon_root, site_root, diags) {
         return Vec::new();
     }
@@ -418,7 +412,7 @@ fn site_file(
     canon_root: &Path,
     site_root: &Path,
     diags: &mut Diagnostics,
-) -> Option<std::path::PathBuf> {
+) -> Option<PathBuf> {
     if entry.depth() == 0 {
         return None;
     }
@@ -428,31 +422,22 @@ fn site_file(
             .is_file()
             .then(|| entry.path().to_path_buf());
     }
-    match entry.path().canonicalize() {
-        Ok(t) if t.starts_with(canon_root) && t.is_file() => Some(t),
-        Ok(t) if t.starts_with(canon_root) => {
+    match resolve(entry.path(), canon_root) {
+        Target::File(t) => Some(t),
+        Target::Folder(_) => {
             diags.push(Diagnostic::warning(
                 "symlink",
-                crate::diag::display_path(entry.path(), site_root),
+                display_path(entry.path(), site_root),
                 0,
                 "symbolic link to a folder is not followed; link the files themselves",
             ));
             None
         }
-        _ => {
-            diags.push(link_not_followed(entry.path(), site_root));
+        Target::Outside => {
+            diags.push(not_followed(display_path(entry.path(), site_root)));
             None
         }
     }
-}
-
-fn link_not_followed(path: &Path, site_root: &Path) -> Diagnostic {
-    Diagnostic::warning(
-        "symlink",
-        crate::diag::display_path(path, site_root),
-        0,
-        "symbolic link points outside the site (or nowhere) and is not followed",
-    )
 }
 
 /// Each value written as `<prefix>value"` in `src`.
