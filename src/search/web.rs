@@ -106,6 +106,14 @@ impl Run {
         })
     }
 
+    /// [`Self::id`] of a term met as a `&str`: no copy of it when it is known already.
+    fn id_of(&mut self, term: &str) -> u32 {
+        match self.ids.get(term) {
+            Some(&id) => id,
+            None => self.id(term.to_string()),
+        }
+    }
+
     /// The terms of one field of a document; its words written with `ґ` go to `spelled`.
     fn field(&mut self, text: &str, spelled: &mut Vec<Spelled>, cache: &TermCache) -> FieldTerms {
         let mut len = 0u32;
@@ -115,10 +123,7 @@ impl Run {
         for chunk in ascii_words(text) {
             if is_plain_number(chunk) {
                 // a number (a section number, mostly): its own term, without the chunk tables
-                let id = match self.ids.get(chunk) {
-                    Some(&id) => id,
-                    None => self.id(chunk.to_string()),
-                };
+                let id = self.id_of(chunk);
                 self.counts.resize(self.vocab.len(), 0);
                 len += 1;
                 count(&mut self.counts, &mut self.touched, &[id]);
@@ -171,10 +176,7 @@ impl Run {
         if !is_plain_number(number) {
             return;
         }
-        let id = match self.ids.get(number) {
-            Some(&id) => id,
-            None => self.id(number.to_string()),
-        };
+        let id = self.id_of(number);
         match title.terms.iter_mut().find(|(t, _)| *t == id) {
             Some((_, tf)) => *tf += 1,
             None => title.terms.push((id, 1)),
