@@ -341,6 +341,17 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "7.1.0"),
     ("en", "damage 7.1.0"),
     ("uk", "1.2"),
+    // little words left out, and the last word kept as the start of a longer one
+    ("uk", "на полі бою"),
+    ("uk", "стос скиду і"),
+    ("uk", "стос скиду на"),
+    ("en", "attack a unit"),
+    ("en", "the"),
+    // typos in an ending the stemmer does not know
+    ("en", "conjuraton"),
+    ("en", "meditaton"),
+    ("en", "discradng"),
+    ("uk", "пломенекровнго"),
 ];
 
 #[test]

@@ -10,8 +10,13 @@ use common::*;
 
 /// URLs of the top `n` Ukrainian results.
 fn top(site: &Path, q: &str, n: usize) -> Vec<String> {
+    top_in(site, "uk", q, n)
+}
+
+/// URLs of the top `n` results in `lang`.
+fn top_in(site: &Path, lang: &str, q: &str, n: usize) -> Vec<String> {
     let n = n.to_string();
-    search_json(site, &["--lang", "uk", "--limit", &n, q])
+    search_json(site, &["--lang", lang, "--limit", &n, q])
         .iter()
         .map(|h| h["url"].as_str().unwrap().to_string())
         .collect()
@@ -193,6 +198,73 @@ fn one_letter_typos_still_find_the_section() {
         println!("  missed: {m}");
     }
     assert!(pct >= 90.0, "{missed:#?}");
+}
+
+/// English words of 5+ letters with one-letter typos, several in the ending, where the
+/// stemmer finds no ending it knows and keeps the whole word (`conjuraton`).
+const EN_TYPOS: &[(&str, &[&str])] = &[
+    (
+        "conjuration",
+        &["conjuraton", "conjuratoin", "conjurationn", "cinjuration"],
+    ),
+    ("meditation", &["meditaton", "meditatoin", "medtation"]),
+    ("destruction", &["destrucion", "destructoin", "desrtuction"]),
+    ("alteration", &["alteraton", "altreation", "alterationn"]),
+    (
+        "exhaustion",
+        &["exhaustiin", "exhaustionn", "exhastion", "exhuastion"],
+    ),
+    ("discarding", &["discradng", "discardnig", "discaring"]),
+    (
+        "phoenixborn",
+        &["phoenixbron", "pheonixborn", "phoenixborns"],
+    ),
+    ("spellboard", &["spelboard", "spellbaord", "spellboardd"]),
+    (
+        "battlefield",
+        &["battlefeild", "batlefield", "battlefieldd"],
+    ),
+    ("reaction", &["reacton", "raection", "reactoin"]),
+];
+
+/// The English side: the same target as [`one_letter_typos_still_find_the_section`].
+#[test]
+fn english_typos_still_find_the_section() {
+    let d = default_site();
+    let (mut found, mut total, mut missed) = (0, 0, Vec::new());
+    for (w, typos) in EN_TYPOS {
+        let want = top_in(d.path(), "en", w, 1);
+        assert_eq!(want.len(), 1, "{w} finds nothing");
+        for t in *typos {
+            total += 1;
+            if top_in(d.path(), "en", t, 3).contains(&want[0]) {
+                found += 1;
+            } else {
+                missed.push(format!("{t} (for {w})"));
+            }
+        }
+    }
+    let pct = found as f64 * 100.0 / total as f64;
+    println!("English typos: {found}/{total} find the intended section in the top 3 ({pct:.1} %)");
+    assert!(pct >= 90.0, "{missed:#?}");
+}
+
+/// Queries with little words (`на`, `і`, `a`) find what the same query without them finds
+/// first: every word must match, and a little word is not what the user looks for.
+#[test]
+fn little_words_do_not_lose_the_entry() {
+    let d = default_site();
+    for (lang, q, without) in [
+        ("uk", "на полі бою", "полі бою"),
+        ("uk", "стос скиду і", "стос скиду"),
+        ("uk", "жетон виснаження на карті", "жетон виснаження карті"),
+        ("en", "attack a unit", "attack unit"),
+        ("en", "the first player", "first player"),
+    ] {
+        let want = top_in(d.path(), lang, without, 1);
+        assert_eq!(want.len(), 1, "{without} finds nothing");
+        assert_eq!(top_in(d.path(), lang, q, 1), want, "{q}");
+    }
 }
 
 /// Sections of the Ukrainian results (all of them).

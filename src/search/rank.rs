@@ -66,7 +66,31 @@ pub struct Word {
     pub expansions: Vec<(String, f64)>,
 }
 
+/// Little words that narrow no search: articles, prepositions, conjunctions and particles of
+/// both languages, as typed (lowercase, `ґ` folded to `г`). Sorted, for a binary search.
+///
+/// Every query word must match (step 4), so a little word in a query dropped the very entry
+/// it was about: `на полі бою` (on the battlefield) lost the glossary's `Поле бою`, whose
+/// text has no `на`, and `attack a unit` wanted an `a`. Such a word is left out of a query
+/// that has another word ([`query_words`]): it is neither needed nor scored, so the browser
+/// loads nothing for it either (the commonest words have the largest postings).
+pub const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it",
+    "its", "of", "on", "onto", "or", "than", "that", "the", "then", "this", "to", "with", "а",
+    "або", "але", "б", "без", "би", "в", "во", "від", "до", "з", "за", "зі", "й", "на", "над",
+    "по", "при", "про", "під", "та", "то", "у", "це", "чи", "що", "щоб", "і", "із",
+];
+
+/// Whether a word as typed (see [`Word::typed`]) is one of the [`STOP_WORDS`].
+pub fn is_stop_word(typed: &str) -> bool {
+    STOP_WORDS.binary_search(&typed).is_ok()
+}
+
 /// The query's words: analyzed, without repeats, in order: (term, exact form).
+///
+/// A [`STOP_WORDS`] word is left out when the query has a word that is not one, unless it is
+/// the last word and long enough to be completed: it may be the start of a longer word still
+/// being typed (`на` of `накладання`). A query of little words alone keeps them all.
 pub fn query_words(query: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for t in tokenize(query) {
@@ -74,7 +98,18 @@ pub fn query_words(query: &str) -> Vec<(String, String)> {
             out.push((t.term, t.exact));
         }
     }
-    out
+    let stop = |exact: &str| is_stop_word(&exact.replace('ґ', "г"));
+    if out.iter().all(|(_, exact)| stop(exact)) {
+        return out;
+    }
+    let n = out.len();
+    out.into_iter()
+        .enumerate()
+        .filter(|(i, (_, exact))| {
+            !stop(exact) || (i + 1 == n && exact.chars().count() >= MIN_PREFIX)
+        })
+        .map(|(_, w)| w)
+        .collect()
 }
 
 /// How a word is spelled, at the granularity of terms: its term with `ґ` put back wherever
@@ -187,6 +222,58 @@ pub fn distance(a: &[char], b: &[char], limit: usize) -> usize {
     d[a.len() * w + b.len()]
 }
 
+/// Longest ending of a word that [`ending_distance`] lets go unmatched.
+pub const MAX_ENDING: usize = 5;
+
+/// How far `word` (as typed, folded) is from the stem `stem` when its ending is misspelled:
+/// the distance from `stem` to `word` without its last 1 to [`MAX_ENDING`] letters, plus one
+/// for the ending; the part kept is at least half the word and 3 letters. `limit + 1` when
+/// over `limit`.
+///
+/// Why: typos are matched on stems, and a stemmer takes off only the endings it knows. In
+/// `conjuraton` it finds none, so the stem stays `conjuraton`, four edits from `conjur`
+/// (`conjuration`); one letter off was nothing found. Used only for a word whose stem the
+/// index does not have ([`expand`]), so a word typed right keeps the expansions it had.
+pub fn ending_distance(word: &[char], stem: &[char], limit: usize) -> usize {
+    let n = word.len();
+    let shortest = (n.div_ceil(2)).max(3).max(n.saturating_sub(MAX_ENDING));
+    // the part kept is `shortest..n` letters long, at most `limit - 1` edits from the stem
+    if limit == 0 || shortest >= n || stem.len() + limit <= shortest || stem.len() + 1 >= n + limit
+    {
+        return limit + 1;
+    }
+    // distance(word[..i], stem) for every i: one table, its last column
+    let w = stem.len() + 1;
+    let mut d = vec![0usize; (n + 1) * w];
+    for (j, cell) in d.iter_mut().take(w).enumerate() {
+        *cell = j;
+    }
+    let mut best = limit + 1;
+    for i in 1..n {
+        d[i * w] = i;
+        let mut row_min = i;
+        for j in 1..w {
+            let cost = usize::from(word[i - 1] != stem[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && word[i - 1] == stem[j - 2] && word[i - 2] == stem[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+            row_min = row_min.min(v);
+        }
+        if i >= shortest {
+            best = best.min(d[i * w + stem.len()] + 1);
+        }
+        // every later row is at least this row's least
+        if row_min + 1 > limit {
+            break;
+        }
+    }
+    best.min(limit + 1)
+}
+
 /// The terms of `vocab` (every term of the index with the number of documents that have it)
 /// that a query word stands for. `last` says whether it is the query's last word.
 pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
@@ -200,9 +287,16 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
         };
     }
     let t: Vec<char> = term.chars().collect();
-    let typed_len = typed.chars().count();
+    let typed_chars: Vec<char> = typed.chars().collect();
+    let typed_len = typed_chars.len();
     let max_d = max_distance(typed_len);
     let prefix = last && typed_len >= MIN_PREFIX;
+    // a word the index does not know may be a typo in its ending, which the stemmer then
+    // could not take off (see [`ending_distance`])
+    let unknown = max_d > 0
+        && vocab
+            .binary_search_by(|(v, _)| v.as_str().cmp(term))
+            .is_err();
     // (weight, document frequency, position in vocab)
     let mut found: Vec<(f64, u64, usize)> = Vec::new();
     for (i, (v, df)) in vocab.iter().enumerate() {
@@ -215,7 +309,11 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
             PREFIX_WEIGHT
         } else if max_d > 0 {
             let vc: Vec<char> = v.chars().collect();
-            match distance(&t, &vc, max_d) {
+            let mut d = distance(&t, &vc, max_d);
+            if unknown && d > 1 {
+                d = d.min(ending_distance(&typed_chars, &vc, max_d));
+            }
+            match d {
                 1 => FUZZY_WEIGHT,
                 2 if max_d >= 2 => FUZZY_WEIGHT / 2.0,
                 _ => continue,
@@ -297,6 +395,57 @@ mod tests {
 
     fn vocab(words: &[&str]) -> Vec<(String, u64)> {
         words.iter().map(|w| (w.to_string(), 1)).collect()
+    }
+
+    #[test]
+    fn stop_words_are_sorted_as_binary_search_needs() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_stop_word("на") && is_stop_word("і") && is_stop_word("the"));
+        assert!(!is_stop_word("поле") && !is_stop_word("unit"));
+    }
+
+    #[test]
+    fn little_words_are_left_out_of_a_query_with_other_words() {
+        let words = |q: &str| -> Vec<String> {
+            query_words(q).into_iter().map(|(_, exact)| exact).collect()
+        };
+        assert_eq!(words("на полі бою"), ["полі", "бою"]);
+        assert_eq!(words("стос скиду і"), ["стос", "скиду"]);
+        assert_eq!(words("attack a unit"), ["attack", "unit"]);
+        // the last word may be the start of a longer one still being typed
+        assert_eq!(words("стос скиду на"), ["стос", "скиду", "на"]);
+        // little words alone are the query
+        assert_eq!(words("на і"), ["на", "і"]);
+        assert_eq!(words("the"), ["the"]);
+    }
+
+    #[test]
+    fn a_typo_in_an_ending_the_stemmer_keeps_is_matched_on_the_rest() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        // conjuraton: conjur + a misspelled ending
+        assert_eq!(ending_distance(&c("conjuraton"), &c("conjur"), 2), 1);
+        assert_eq!(ending_distance(&c("meditaton"), &c("medit"), 2), 1);
+        assert_eq!(ending_distance(&c("destrucion"), &c("destruct"), 2), 2);
+        // the part kept is at least half the word: no short stem matches a long word
+        assert_eq!(ending_distance(&c("conjuraton"), &c("con"), 2), 3);
+        // within its limit only
+        assert_eq!(ending_distance(&c("conjuraton"), &c("conjur"), 0), 1);
+        let v: Vec<(String, u64)> = ["con", "conjur", "conjurat", "medit"]
+            .iter()
+            .map(|t| (t.to_string(), 1))
+            .collect();
+        let terms =
+            |w: &str| -> Vec<String> { expand(w, w, false, &v).into_iter().map(|e| e.0).collect() };
+        // one edit (the ending) from `conjur` and from `conjurat` (which was two)
+        assert_eq!(
+            expand("conjuraton", "conjuraton", false, &v),
+            [
+                ("conjur".to_string(), FUZZY_WEIGHT),
+                ("conjurat".to_string(), FUZZY_WEIGHT)
+            ]
+        );
+        // a word the index knows keeps the expansions it had: `conjur` is two edits away
+        assert_eq!(terms("conjurat"), ["conjurat"]);
     }
 
     #[test]

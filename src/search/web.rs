@@ -653,6 +653,9 @@ struct Meta<'a> {
     bounds: Vec<String>,
     /// `BOUND_STEP`, to read those digits.
     bound_step: f64,
+    /// The little words a query leaves out (rank.rs `STOP_WORDS`), so the browser has the
+    /// command line's list and no copy of its own.
+    stop: &'static [&'static str],
 }
 
 /// Writes the browser index for `docs` into `dir/search/` and the service worker into
@@ -912,6 +915,7 @@ pub fn write(
         norms,
         bounds,
         bound_step: BOUND_STEP,
+        stop: super::rank::STOP_WORDS,
     };
     let meta_json = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
     let version = {

@@ -13,7 +13,7 @@
   "use strict";
   var doc = document;
   var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5, FOLDED_WEIGHT = 0.7;
-  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
+  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, MAX_ENDING = 5, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
   /* Results whose details (title, chapter, snippet: a document chunk each) are loaded before
      the list is shown. The others are placeholders until they scroll into view: about five
      results fill the panel (70vh), and a document chunk is most of a later search's bytes. */
@@ -28,7 +28,7 @@
   var BATCH = 0.9;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
-  var root = "", meta = null, chars = null;
+  var root = "", meta = null, chars = null, stopWords = null;
   var shards = {}, tails = {}, chunks = {}, loading = {}, pairFiles = {};
 
   /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
@@ -158,15 +158,23 @@
 
 
   /* ---- matching and ranking: src/search/rank.rs, step by step ---- */
+  /* rank.rs `query_words`: a little word (meta.stop) is left out when another word is not
+     one, unless it is the last word and long enough to be the start of a longer one. */
   function queryWords(q) {
-    var out = [], seen = new Set();
+    var out = [], seen = new Set(), stop, n;
     window.RulebookAnalyzer.tokenize(q).forEach(function (t) {
       if (!seen.has(t.term)) {
         seen.add(t.term);
         out.push({ term: t.term, typed: t.exact.replace(/ґ/g, "г"), exact: t.exact, spelling: spelling(t.exact, t.term) });
       }
     });
-    return out;
+    if (!stopWords) stopWords = new Set(meta.stop);
+    stop = function (w) { return stopWords.has(w.typed); };
+    if (out.every(stop)) return out;
+    n = out.length;
+    return out.filter(function (w, i) {
+      return !stop(w) || (i + 1 === n && Array.from(w.exact).length >= MIN_PREFIX);
+    });
   }
   /* rank.rs `spelling`: the term with ґ put back where the exact form has it. */
   function spelling(exact, term) {
@@ -210,18 +218,41 @@
     }
     return d[a.length * w + b.length];
   }
+  /* rank.rs `ending_distance`: the distance from the stem to the word without its last 1 to
+     MAX_ENDING letters, plus one for a misspelled ending the stemmer could not take off. */
+  function endingDistance(word, stem, limit) {
+    var n = word.length, shortest = Math.max(Math.ceil(n / 2), 3, n - MAX_ENDING);
+    var w = stem.length + 1, d, i, j, v, rowMin, best = limit + 1;
+    if (limit === 0 || shortest >= n || stem.length + limit <= shortest || stem.length + 1 >= n + limit) return limit + 1;
+    d = new Array((n + 1) * w);
+    for (j = 0; j < w; j++) d[j] = j;
+    for (i = 1; i < n; i++) {
+      d[i * w] = i; rowMin = i;
+      for (j = 1; j < w; j++) {
+        v = Math.min(d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + (word[i - 1] === stem[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && word[i - 1] === stem[j - 2] && word[i - 2] === stem[j - 1]) v = Math.min(v, d[(i - 2) * w + j - 2] + 1);
+        d[i * w + j] = v;
+        if (v < rowMin) rowMin = v;
+      }
+      if (i >= shortest) best = Math.min(best, d[i * w + stem.length] + 1);
+      if (rowMin + 1 > limit) break;
+    }
+    return Math.min(best, limit + 1);
+  }
   function expand(term, typed, last) {
     if (isNumber(term)) return null; // decided once its shard is loaded: see run()
-    var t = Array.from(term), typedLen = Array.from(typed).length, maxD = maxDistance(typedLen);
+    var t = Array.from(term), typedChars = Array.from(typed), typedLen = typedChars.length, maxD = maxDistance(typedLen);
     var prefix = last && typedLen >= MIN_PREFIX, found = [], terms = meta.terms, i, v, w, dist;
+    /* a word the index does not know may be a typo in its ending (endingDistance) */
+    var unknown = maxD > 0 && !meta.at.has(term);
     if (!chars) chars = terms.map(function (x) { return Array.from(x); });
     for (i = 0; i < terms.length; i++) { // numbers are not in meta.terms
       v = terms[i];
       if (v === term) w = 1;
       else if (prefix && v.startsWith(typed)) w = PREFIX_WEIGHT;
       else if (maxD > 0) {
-        if (Math.abs(chars[i].length - t.length) > maxD) continue;
         dist = distance(t, chars[i], maxD);
+        if (unknown && dist > 1) dist = Math.min(dist, endingDistance(typedChars, chars[i], maxD));
         if (dist === 1) w = FUZZY_WEIGHT;
         else if (dist === 2 && maxD >= 2) w = FUZZY_WEIGHT / 2;
         else continue;
