@@ -408,6 +408,18 @@ pub fn parse_chapter(
             return None;
         }
     };
+    // read by the chapter page (`<meta name="description">`): text only
+    if let Some(v) = fm.extra.get("description") {
+        if !matches!(v, serde_yaml::Value::String(_) | serde_yaml::Value::Null) {
+            diags.push(Diagnostic::error(
+                "front-matter",
+                &path,
+                key_line("description"),
+                "`description` must be text (one line: what the chapter is about, for search engines and link previews)",
+            ));
+            return None;
+        }
+    }
     Some(Chapter {
         draft,
         lang: lang.to_string(),

@@ -211,6 +211,8 @@ fn base_context(site: &Site, lang: &str) -> Context {
     ctx.insert("base_url", &site.config.base_url);
     ctx.insert("default_language", &site.config.default_language);
     ctx.insert("t", &site.theme.strings[lang]);
+    // a chapter's front-matter `description`; empty on every other page
+    ctx.insert("description", "");
     ctx
 }
 
@@ -326,6 +328,8 @@ impl<'a> Renderer<'a> {
             &other_lang.map(|l| self.lang_name(l)).unwrap_or_default(),
         );
         ctx.insert("title", &syms.to_plain(&c.title));
+        let description = c.extra.get("description").and_then(|v| v.as_str());
+        ctx.insert("description", description.unwrap_or_default().trim());
         ctx.insert("title_text", &syms.to_plain(&page.title_text));
         ctx.insert("number", &page.title_number);
         // The chapter's HTML is the bulk of the page. Handing it to Tera would copy it into

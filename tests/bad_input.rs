@@ -120,6 +120,12 @@ fn cases() -> Vec<Case> {
             "---\nid: b\ntitle: B\ndescription: x\ndescription: y\n---\n",
         )
         .at("front-matter", NEW, 5),
+        case(
+            "description is a list",
+            NEW,
+            "---\nid: b\ntitle: B\ndescription: [1, 2]\n---\n",
+        )
+        .at("front-matter", NEW, 4),
         case("draft twice", NEW, "---\nid: b\ntitle: B\ndraft: false\ndraft: true\n---\n").at(
             "front-matter",
             NEW,

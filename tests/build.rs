@@ -100,6 +100,29 @@ fn link_to(doc: &Html, text: &str) -> Option<String> {
         .and_then(|a| a.value().attr("href").map(str::to_string))
 }
 
+/// A chapter's front-matter `description` is its page's `<meta name="description">`, escaped;
+/// a page without one has none.
+#[test]
+fn a_description_in_front_matter_describes_the_page() {
+    let dir = fixture();
+    let intro = EN_INTRO.replacen(
+        "\ntitle:",
+        "\ndescription: 'Setup & the \"first\" <round>'\ntitle:",
+        1,
+    );
+    assert_ne!(intro, EN_INTRO, "the fixture has a title line");
+    write(dir.path(), "content/en/01-intro.md", intro.as_bytes());
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    let described = |p: &str| attrs(&page(&out.join(p)), "meta[name=description]", "content");
+    assert_eq!(
+        described("en/intro/index.html"),
+        ["Setup & the \"first\" <round>"]
+    );
+    assert!(described("en/combat/index.html").is_empty());
+    assert!(described("en/index.html").is_empty());
+}
+
 #[test]
 fn pages_pair_across_languages_and_fall_back() {
     let dir = fixture();
