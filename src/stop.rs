@@ -1,4 +1,5 @@
-//! Stopping on Ctrl-C (SIGINT) or SIGTERM without leaving temporary folders behind.
+//! Stopping on Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) without leaving
+//! temporary folders behind.
 //!
 //! A build writes a whole site (tens of megabytes at 2,000 chapters) into a folder beside the
 //! output, and `serve` builds into a folder of the system's temporary folder. Killed by a
@@ -62,7 +63,7 @@ pub fn wait_if_stopping() {
     }
 }
 
-/// Takes SIGINT and SIGTERM on a thread of their own. Must be called first thing in `main`,
+/// Takes SIGINT, SIGTERM and SIGHUP on a thread of their own. Must be called first thing in `main`,
 /// before any other thread is started. A signal ignored when the process started (a job started
 /// in the background by a shell, `nohup`) stays ignored, as it would without this.
 #[cfg(unix)]
@@ -72,7 +73,7 @@ pub fn install() {
     let set = unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        for sig in [libc::SIGINT, libc::SIGTERM] {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
             let mut old: libc::sigaction = std::mem::zeroed();
             let ignored = libc::sigaction(sig, std::ptr::null(), &mut old) == 0
                 && old.sa_sigaction == libc::SIG_IGN;
@@ -119,10 +120,10 @@ fn stop(sig: libc::c_int) -> ! {
     for dir in &dirs {
         remove_settled(dir);
     }
-    let name = if sig == libc::SIGINT {
-        "interrupted"
-    } else {
-        "terminated"
+    let name = match sig {
+        libc::SIGINT => "interrupted",
+        libc::SIGHUP => "hung up",
+        _ => "terminated",
     };
     if dirs.is_empty() {
         eprintln!("{name}");
@@ -142,6 +143,24 @@ fn remove_settled(dir: &Path) {
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
+}
+
+/// Whether process `pid` is running (or cannot be told: then it is taken to be). A temporary
+/// folder named after a process that is gone was left by one killed outright (SIGKILL, a
+/// crash of the machine), which no signal thread could clean up after.
+#[cfg(unix)]
+pub fn running(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: signal 0 sends nothing; it only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+pub fn running(_pid: u32) -> bool {
+    true
 }
 
 #[cfg(test)]

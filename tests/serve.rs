@@ -5,6 +5,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -437,27 +438,20 @@ fn idle_connections_do_not_hold_up_a_request() {
     drop(idle);
 }
 
-/// Ctrl-C is how a preview is stopped: it ends with the conventional code and takes its
-/// temporary folder (a whole built site) with it.
-#[test]
-fn ctrl_c_stops_the_preview_and_removes_its_folder() {
+/// A preview of `dir` on a free port, as started from a terminal, once it serves: the process
+/// and its temporary output folder.
+fn start_preview(dir: &Path) -> (Child, PathBuf) {
     use std::os::unix::process::CommandExt;
-    let dir = fixture();
     let mut cmd = Command::new(bin());
-    cmd.args([
-        "serve",
-        "--site",
-        dir.path().to_str().unwrap(),
-        "--port",
-        "0",
-    ])
-    .stdout(Stdio::piped())
-    .stderr(Stdio::null());
+    cmd.args(["serve", "--site", dir.to_str().unwrap(), "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
     // as from a terminal (a background job starts with SIGINT ignored)
     // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
     unsafe {
         cmd.pre_exec(|| {
             libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
             Ok(())
         });
     }
@@ -469,16 +463,52 @@ fn ctrl_c_stops_the_preview_and_removes_its_folder() {
     assert!(line.starts_with("serving http://"), "{line:?}");
     let folder = std::env::temp_dir().join(format!("rulebook-serve-{}", child.id()));
     assert!(folder.join("en/rules/index.html").is_file());
-    // SAFETY: a signal to the child this test started and has not waited for yet.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
+    (child, folder)
+}
+
+/// Ctrl-C is how a preview is stopped, and closing its terminal (SIGHUP) another: either ends
+/// it with the conventional code and takes its temporary folder (a whole built site) with it.
+#[test]
+fn ctrl_c_stops_the_preview_and_removes_its_folder() {
+    let dir = fixture();
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGHUP, 129)] {
+        let (mut child, folder) = start_preview(dir.path());
+        // SAFETY: a signal to the child this test started and has not waited for yet.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(code));
+        assert!(!folder.exists(), "{} was left", folder.display());
+        let staging = format!(".rulebook-serve-{}.rulebook-", child.id());
+        let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&staging))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}
+
+/// A preview killed outright cannot clean up: the next preview removes its folder, but only
+/// while the folder holds nothing that preview did not write.
+#[test]
+fn a_killed_previews_folder_is_removed_by_the_next_one() {
+    let dir = fixture();
+    let (mut killed, folder) = start_preview(dir.path());
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    assert!(folder.is_dir());
+    // a file of someone's in it: left alone
+    std::fs::write(folder.join("notes.txt"), "mine").unwrap();
+    let (mut next, own) = start_preview(dir.path());
+    next.kill().unwrap();
+    next.wait().unwrap();
+    assert!(folder.join("notes.txt").is_file());
+    std::fs::remove_file(folder.join("notes.txt")).unwrap();
+    let (mut last, _) = start_preview(dir.path());
     assert!(!folder.exists(), "{} was left", folder.display());
-    let staging = format!(".rulebook-serve-{}.rulebook-", child.id());
-    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&staging))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert!(!own.exists(), "{} was left", own.display());
+    last.kill().unwrap();
+    last.wait().unwrap();
+    let _ =
+        std::fs::remove_dir_all(std::env::temp_dir().join(format!("rulebook-serve-{}", last.id())));
 }

@@ -604,26 +604,10 @@ fn sweep(cache: &Path) {
         else {
             continue;
         };
-        if pid != std::process::id() && !running(pid) {
+        if pid != std::process::id() && !crate::stop::running(pid) {
             let _ = std::fs::remove_dir_all(e.path());
         }
     }
-}
-
-/// Whether process `pid` is running (or cannot be told: then it is taken to be).
-#[cfg(unix)]
-fn running(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return true;
-    };
-    // SAFETY: signal 0 sends nothing; it only checks that the process exists.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
-}
-
-#[cfg(not(unix))]
-fn running(_pid: u32) -> bool {
-    true
 }
 
 /// Every document of `seg` with `term` in `field`, and how often it has it, in document

@@ -47,6 +47,39 @@ fn print_findings(items: &[crate::diag::Diagnostic]) {
     }
 }
 
+/// The name of a preview's temporary output folder, before the server's process id.
+const PREVIEW_PREFIX: &str = "rulebook-serve-";
+
+/// Removes the preview folders of `serve` processes that are gone: one stopped by a signal
+/// removes its own, one killed outright (SIGKILL, the machine going down) cannot. A folder is
+/// removed only when its marker lists everything in it, as a build checks before replacing
+/// its output, so nothing but the preview's own files is ever deleted.
+fn sweep_previews(root: &Path) {
+    let temp = std::env::temp_dir();
+    let Ok(entries) = std::fs::read_dir(&temp) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let Some(pid) = e
+            .file_name()
+            .to_str()
+            .and_then(|n| n.strip_prefix(PREVIEW_PREFIX))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() || crate::stop::running(pid) {
+            continue;
+        }
+        let dir = e.path();
+        let ours = crate::output::check_output(&dir, root)
+            .is_ok_and(|o| !o.is_legacy() && o.check_unlisted().is_ok());
+        if ours && dir.join(crate::output::MARKER).is_file() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
 /// Runs the server until the process is stopped.
 pub fn serve(opts: ServeOptions) -> Result<(), String> {
     let root = opts
@@ -60,8 +93,11 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         ));
     }
     let temp = opts.output.is_none();
+    if temp {
+        sweep_previews(&root);
+    }
     let output = opts.output.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("rulebook-serve-{}", std::process::id()))
+        std::env::temp_dir().join(format!("{PREVIEW_PREFIX}{}", std::process::id()))
     });
     let checked = crate::output::check_output(&output, &root).map_err(|e| e.0)?;
     if checked.is_legacy() {
