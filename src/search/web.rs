@@ -1220,10 +1220,41 @@ fn cut(text: &str, chars: usize) -> &str {
 
 /// The service worker: the theme's `js/sw.js` with the index version on top, so a rebuilt
 /// site's worker is a new worker and drops the old caches.
-pub fn service_worker(template: &[u8], version: &str) -> Vec<u8> {
+pub fn service_worker(template: &[u8], version: &str, search_files: &[String]) -> Vec<u8> {
     let mut out = format!("var RULEBOOK_VERSION = {version:?};\n").into_bytes();
+    out.extend_from_slice(b"var RULEBOOK_SEARCH_FILES = ");
+    // a list of plain relative paths: serialising it cannot fail
+    let _ = serde_json::to_writer(&mut out, search_files);
+    out.extend_from_slice(b";\n");
     out.extend_from_slice(template);
     out
+}
+
+/// The largest search index the service worker downloads whole on the first visit, so that
+/// every search works offline afterwards (the default content's is about 0.2 MB). A larger
+/// index (a few MB from a few hundred chapters on) is kept as it is read: the searches made
+/// online work offline.
+pub const OFFLINE_INDEX_BYTES: u64 = 2 * 1024 * 1024;
+
+/// Every file of the index in `dir/search/` (paths from the site root, sorted), when they come
+/// to at most [`OFFLINE_INDEX_BYTES`]; empty otherwise.
+fn offline_index(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut bytes = 0;
+    for e in walkdir::WalkDir::new(dir.join("search")).sort_by_file_name() {
+        let Ok(e) = e else { return Vec::new() };
+        if !e.file_type().is_file() {
+            continue;
+        }
+        bytes += e.metadata().map(|m| m.len()).unwrap_or(u64::MAX / 2);
+        if bytes > OFFLINE_INDEX_BYTES {
+            return Vec::new();
+        }
+        if let Ok(rel) = e.path().strip_prefix(dir) {
+            files.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    files
 }
 
 /// Writes the whole browser side of search for `site` into `dir`: the index and `sw.js`.
@@ -1243,7 +1274,8 @@ pub fn write_site(site: &crate::site::Site, dir: &Path) -> Result<usize, crate::
         Some(f) => site.theme.read_static(f).map_err(io)?,
         None => return Ok(files),
     };
-    write_file(dir, "sw.js", &service_worker(&template, &version)).map_err(io)?;
+    let offline = offline_index(dir);
+    write_file(dir, "sw.js", &service_worker(&template, &version, &offline)).map_err(io)?;
     Ok(files + 1)
 }
 

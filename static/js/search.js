@@ -743,6 +743,7 @@
       box.appendChild(ol);
     });
     box.hidden = false;
+    fitBox();
     input.setAttribute("aria-expanded", "true");
     if (!waiting.length) return;
     if (!window.IntersectionObserver) { fill(waiting, terms, mine); return; }
@@ -773,9 +774,24 @@
       });
     }).catch(function (e) {
       if (mine !== seq) return;
-      box.textContent = String(e && e.message || e);
+      /* a part of the index that cannot be loaded: offline, and not read before */
+      var p = doc.createElement("p");
+      p.className = "search-empty search-error";
+      p.textContent = box.getAttribute("data-unavailable") || String(e && e.message || e);
+      box.textContent = "";
+      box.appendChild(p);
       box.hidden = false;
+      fitBox();
     });
+  }
+  /* The panel is wider than a narrow search box (search.css): moved left as far as it must
+     to stay inside the window, which it overran on phones and mid-width windows. */
+  function fitBox() {
+    box.style.left = "";
+    if (box.hidden) return;
+    var r = box.getBoundingClientRect(), vw = doc.documentElement.clientWidth;
+    var over = Math.min(r.right - (vw - 8), r.left - 8);
+    if (over > 0) box.style.left = -Math.ceil(over) + "px";
   }
   function close() {
     seq++;
@@ -821,6 +837,7 @@
       input.addEventListener("focus", function () { ready().catch(function () {}); });
       input.addEventListener("input", update);
       input.addEventListener("keydown", keys);
+      window.addEventListener("resize", fitBox);
       doc.addEventListener("click", function (e) {
         if (!box.hidden && !box.contains(e.target) && e.target !== input) close();
       });

@@ -20,30 +20,44 @@
     }
   }
 
-  /* The heading the reader is looking at: the last section anchor above the top of the view. */
-  function currentAnchor() {
-    var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id]");
-    var best = null;
-    for (var i = 0; i < hs.length; i++) {
-      if (hs[i].getBoundingClientRect().top <= 80) best = hs[i];
-      else break;
-    }
-    return best ? best.id : (location.hash ? decodeURIComponent(location.hash.slice(1)) : "");
+  /* The sticky header wraps to two rows at some widths (long titles, narrow windows): a
+     heading jumped to must clear it, whatever its height. style.css gives a fixed padding for
+     pages without this script. */
+  function headerRoom() {
+    var h = doc.querySelector("header.top");
+    return h && getComputedStyle(h).position === "sticky" ? h.getBoundingClientRect().height + 8 : 8;
+  }
+  function fitScrollPadding() {
+    doc.documentElement.style.scrollPaddingTop = Math.ceil(headerRoom()) + "px";
   }
 
-  /* The language switch keeps the reader's place: same page, same section. */
+  /* The heading the reader is looking at: the last section anchor at or above the top of the
+     view (below the header). At the top of the page there is none, whatever the address says. */
+  function currentAnchor() {
+    var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id], .print h1[id], .print h2[id], .print h3[id], .print h4[id]");
+    var best = null, top = headerRoom() + 8;
+    for (var i = 0; i < hs.length; i++) {
+      if (hs[i].getBoundingClientRect().top <= top) best = hs[i];
+      else break;
+    }
+    return best ? best.id : "";
+  }
+
+  /* The language switch keeps the reader's place: same page, same section, and the
+     side-by-side view stays side by side (the other way round). */
   function langSwitch(e) {
     var a = e.target.closest && e.target.closest("a[data-lang-switch]");
     if (!a) return;
     try { localStorage.setItem("rulebook-lang", a.getAttribute("data-lang-switch")); } catch (err) {}
-    var anchor = currentAnchor();
-    if (anchor) {
-      var href = a.getAttribute("href").split("#")[0];
-      a.setAttribute("href", href + "#" + encodeURIComponent(anchor).replace(/%2E/gi, "."));
-    }
+    var href = a.getAttribute("href").split("#")[0], anchor = currentAnchor();
+    var pair = /[?&]pair=([a-z-]+)/i.exec(location.search);
+    if (pair && href.indexOf("?") < 0) href += "?pair=" + encodeURIComponent(doc.documentElement.lang);
+    a.setAttribute("href", href + (anchor ? "#" + encodeURIComponent(anchor).replace(/%2E/gi, ".") : ""));
   }
 
   function init() {
+    fitScrollPadding();
+    window.addEventListener("resize", fitScrollPadding);
     fixFileLinks(doc);
     doc.addEventListener("click", langSwitch, true);
     try { localStorage.setItem("rulebook-lang", doc.documentElement.lang); } catch (err) {}

@@ -3,7 +3,7 @@
  * site's shell and search index come from the cache, so search works offline; pages are
  * fetched from the network first and cached as they are read. A new build is a new version:
  * its worker replaces the old one and drops the old caches. */
-/* global RULEBOOK_VERSION */
+/* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES */
 "use strict";
 var CACHE = "rulebook-" + RULEBOOK_VERSION;
 var SHELL = ["static/css/style.css", "static/css/search.css", "static/js/site.js", "static/js/analyzer.js",
@@ -12,7 +12,11 @@ var SHELL = ["static/css/style.css", "static/css/search.css", "static/js/site.js
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(CACHE).then(function (c) {
     // One missing file must not stop the rest from being cached.
-    return Promise.all(SHELL.map(function (u) {
+    // A small index (RULEBOOK_SEARCH_FILES, written by the build: src/search/web.rs
+    // OFFLINE_INDEX_BYTES) comes whole, so every search works offline; a large one is cached
+    // as it is read.
+    var files = SHELL.concat(typeof RULEBOOK_SEARCH_FILES === "undefined" ? [] : RULEBOOK_SEARCH_FILES);
+    return Promise.all(files.map(function (u) {
       return c.add(new URL(u, self.registration.scope)).catch(function () {});
     }));
   }).then(function () { return self.skipWaiting(); }));

@@ -1,0 +1,143 @@
+//! Browser checks of the default site at the widths where a review found it broken: the search
+//! panel ran past the window's right edge, the two-row header covered the heading a link
+//! jumped to, the language switch dropped the side-by-side view and kept a stale `#`, the
+//! section-address page showed its error before anything was typed, and the print view's links
+//! led to folder listings from `file://`. Runs headless Chromium (see tests/common/browser.rs).
+
+mod common;
+
+use serde_json::Value;
+
+use common::browser::Browser;
+use common::*;
+
+fn wait_loaded(b: &Browser) {
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+}
+
+#[test]
+fn the_search_panel_stays_inside_the_window() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    for width in [390, 700, 1000, 1200] {
+        b.resize(width, 800);
+        b.goto(&format!("{}uk/damage-and-destruction/", server.url));
+        wait_loaded(&b);
+        b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+        b.type_into("#search-input", "жетон");
+        b.wait_until(
+            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === 'жетон';",
+            20,
+            "results",
+        );
+        let fit = b.js("var r = document.getElementById('search-results').getBoundingClientRect(), w = document.documentElement.clientWidth; return [r.left, r.right, w, document.documentElement.scrollWidth];");
+        let f = |i: usize| fit[i].as_f64().unwrap();
+        assert!(
+            f(0) >= 0.0 && f(1) <= f(2),
+            "{width}px: panel {} to {}, window {}",
+            f(0),
+            f(1),
+            f(2)
+        );
+        assert!(f(3) <= f(2), "{width}px: the page scrolls sideways: {fit}");
+    }
+}
+
+#[test]
+fn a_heading_jumped_to_is_below_the_header() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1000, 800);
+    for (width, page) in [
+        (1000, "uk/damage-and-destruction/#7.1.1"),
+        (1200, "uk/damage-and-destruction/#7.1.1"),
+        (900, "en/damage-and-destruction/#7.1.1"),
+        (390, "uk/damage-and-destruction/#7.1.1"),
+    ] {
+        b.resize(width, 800);
+        b.goto(&format!("{}{page}", server.url));
+        wait_loaded(&b);
+        // the browser scrolls to the anchor once the page has its layout
+        let gap = b.wait_until(
+            "var h = document.querySelector('header.top').getBoundingClientRect(), t = document.getElementById('7.1.1').getBoundingClientRect(); return window.scrollY > 0 && [h.bottom, t.top];",
+            10,
+            "the jump",
+        );
+        let (bottom, top) = (gap[0].as_f64().unwrap(), gap[1].as_f64().unwrap());
+        assert!(
+            top >= bottom,
+            "{width}px {page}: heading at {top}, header ends at {bottom}"
+        );
+    }
+}
+
+#[test]
+fn the_language_switch_keeps_side_by_side_and_forgets_a_stale_anchor() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}uk/introduction/?pair=en", server.url));
+    wait_loaded(&b);
+    b.click("a[data-lang-switch='en']");
+    b.wait_until(
+        "return location.pathname.indexOf('/en/introduction/') >= 0 && document.readyState === 'complete'",
+        10,
+        "the English page",
+    );
+    assert_eq!(b.js("return location.search"), Value::from("?pair=uk"));
+    // followed to a section, then scrolled back to the top: the switch keeps the top
+    b.goto(&format!("{}en/components/#2.3.2", server.url));
+    wait_loaded(&b);
+    b.wait_until("return window.scrollY > 0", 10, "the jump");
+    b.js("window.scrollTo(0, 0);");
+    b.click("a[data-lang-switch='uk']");
+    b.wait_until(
+        "return location.pathname.indexOf('/uk/components/') >= 0 && document.readyState === 'complete'",
+        10,
+        "the Ukrainian page",
+    );
+    assert_eq!(b.js("return location.hash"), Value::from(""));
+}
+
+#[test]
+fn the_section_address_page_complains_only_about_a_number_it_lacks() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1000, 800);
+    let shown = "return getComputedStyle(document.querySelector('.short-missing')).display";
+    b.goto(&format!("{}uk/s/", server.url));
+    wait_loaded(&b);
+    assert_eq!(b.js(shown), Value::from("none"));
+    // styled: the form sits in the page's column, not at the window's edge
+    let left = b.js("return document.querySelector('main.short').getBoundingClientRect().left");
+    assert!(left.as_f64().unwrap() > 100.0, "{left}");
+    b.goto(&format!("{}uk/s/?99.98.97", server.url));
+    wait_loaded(&b);
+    assert_eq!(b.js(shown), Value::from("block"));
+}
+
+#[test]
+fn the_print_views_links_open_pages_from_the_file_system() {
+    let out = built_default_site("browser-layout");
+    let b = Browser::start(1000, 800);
+    let url = format!("file://{}", out.join("en/print/index.html").display());
+    b.goto(&url);
+    wait_loaded(&b);
+    let hrefs = b.wait_until(
+        "var a = document.querySelector(\"a[data-lang-switch='uk']\"), c = document.querySelector('a.brand'); return a && a.getAttribute('href').indexOf('index.html') >= 0 && [a.getAttribute('href'), c.getAttribute('href')];",
+        10,
+        "links pointed at index.html",
+    );
+    assert!(
+        hrefs[1].as_str().unwrap().ends_with("en/index.html"),
+        "{hrefs}"
+    );
+    // the other language's print view keeps the section the reader was at
+    b.goto(&format!("{url}#7.1.0"));
+    wait_loaded(&b);
+    b.wait_until("return window.scrollY > 0", 10, "the jump");
+    b.click("a[data-lang-switch='uk']");
+    b.wait_until(
+        "return location.pathname.indexOf('/uk/print/') >= 0 && document.readyState === 'complete'",
+        10,
+        "the Ukrainian print view",
+    );
+    assert_eq!(b.js("return location.hash"), Value::from("#7.1.0"));
+}
