@@ -280,7 +280,7 @@ pub fn short_page(site: &Site, lang: &str) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} · {}</title>\n<meta name=\"robots\" content=\"noindex\">\n<link rel=\"stylesheet\" href=\"../../static/css/style.css\">\n<link rel=\"stylesheet\" href=\"../../static/css/reading.css\">\n<script defer src=\"../../static/js/site.js\"></script>\n",
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} · {}</title>\n<meta name=\"robots\" content=\"noindex\">\n<link rel=\"icon\" href=\"../../static/favicon.svg\" type=\"image/svg+xml\">\n<link rel=\"stylesheet\" href=\"../../static/css/style.css\">\n<link rel=\"stylesheet\" href=\"../../static/css/reading.css\">\n<script defer src=\"../../static/js/site.js\"></script>\n",
         escape(lang),
         t("section"),
         escape(site.config.title_in(lang)),

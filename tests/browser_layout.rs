@@ -141,3 +141,54 @@ fn the_print_views_links_open_pages_from_the_file_system() {
     );
     assert_eq!(b.js("return location.hash"), Value::from("#7.1.0"));
 }
+
+#[test]
+fn the_arrows_tell_screen_readers_which_result_they_reach() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}en/", server.url));
+    wait_loaded(&b);
+    b.js("document.getElementById('search-input').focus();");
+    b.type_into("#search-input", "token");
+    b.wait_until(
+        "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === 'token';",
+        20,
+        "results",
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#search-results ol').getAttribute('role')"),
+        Value::from("listbox")
+    );
+    b.keys("\u{E015}\u{E015}"); // arrow down twice
+    let state = b.js("var i = document.getElementById('search-input'), s = document.querySelectorAll('#search-results [aria-selected=true]'); return [i.getAttribute('aria-activedescendant'), s.length, s[0] && s[0].id, s[0] && s[0].getAttribute('role')];");
+    assert_eq!(
+        state,
+        serde_json::json!(["search-option-1", 1, "search-option-1", "option"])
+    );
+}
+
+#[test]
+fn a_long_definition_fades_out_and_every_page_has_its_icon() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}en/attacking/", server.url));
+    wait_loaded(&b);
+    b.hover("a.gl[href$='#attack']");
+    let cut = b.wait_until(
+        "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.querySelector('.rb-tip-body') && t.querySelector('.rb-tip-body').className;",
+        10,
+        "the tooltip",
+    );
+    assert_eq!(cut, Value::from("rb-tip-body rb-cut"));
+    // the icon the browser asks every page for is there (it was a 404 on every page)
+    for page in ["en/attacking/", "uk/print/", "uk/s/", ""] {
+        b.goto(&format!("{}{page}", server.url));
+        wait_loaded(&b);
+        b.js("window.__icon = null; var l = document.querySelector('link[rel=icon]'); fetch(l.href).then(function (r) { window.__icon = r.status + ' ' + r.headers.get('content-type'); }, function (e) { window.__icon = String(e); });");
+        let got = b.wait_until("return window.__icon", 10, "the icon");
+        assert!(
+            got.as_str().unwrap().starts_with("200 image/svg"),
+            "{page}: {got}"
+        );
+    }
+}

@@ -44,6 +44,11 @@
     t.textContent = "";
     fill(t);
     t.hidden = false;
+    /* a long definition is cut at the box's height: fade its last line out, so it reads as
+       cut rather than ending mid-sentence (the full entry is a click away) */
+    Array.prototype.forEach.call(t.querySelectorAll(".rb-tip-body"), function (b) {
+      if (b.scrollHeight > b.clientHeight + 1) b.classList.add("rb-cut");
+    });
     tipFor = a;
     a.setAttribute("aria-describedby", "rb-tip");
     place(a);

@@ -712,6 +712,8 @@
     unwatch();
     box.textContent = "";
     active = -1;
+    input.removeAttribute("aria-activedescendant");
+    var n = 0;
     if (!page.length && !other.length) {
       var p = doc.createElement("p");
       p.className = "search-empty";
@@ -728,8 +730,15 @@
       }
       var ol = doc.createElement("ol");
       ol.className = "search-list";
+      /* the combobox pattern: the arrows move aria-activedescendant over the options, so a
+         screen reader announces the result the arrows reach (move()) */
+      ol.setAttribute("role", "listbox");
+      ol.setAttribute("aria-label", part[1] || input.getAttribute("aria-label") || "");
       part[0].forEach(function (hit, i) {
         var li = doc.createElement("li");
+        li.id = "search-option-" + n++;
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
         if (part[0] === page && i < first.length) item(li, first[i], terms);
         else {
           li.className = "search-wait";
@@ -796,6 +805,7 @@
   function close() {
     seq++;
     unwatch();
+    input.removeAttribute("aria-activedescendant");
     box.hidden = true;
     box.textContent = "";
     box.removeAttribute("data-query");
@@ -805,9 +815,14 @@
   function move(by) {
     var items = box.querySelectorAll(".search-list > li");
     if (!items.length) return;
-    if (active >= 0 && items[active]) items[active].classList.remove("active");
+    if (active >= 0 && items[active]) {
+      items[active].classList.remove("active");
+      items[active].setAttribute("aria-selected", "false");
+    }
     active = (active + by + items.length) % items.length;
     items[active].classList.add("active");
+    items[active].setAttribute("aria-selected", "true");
+    input.setAttribute("aria-activedescendant", items[active].id);
     items[active].scrollIntoView({ block: "nearest" });
   }
   function keys(e) {
