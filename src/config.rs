@@ -48,6 +48,18 @@ enum TitleField {
 pub const CONFIG_PATH: &str = "content/site.yaml";
 
 impl SiteConfig {
+    /// The site's full address, ending in `/`: `base_url` when it is one, else the custom
+    /// domain's (`https://<cname><base_url>`), else `None`. What a sitemap and `robots.txt`
+    /// need: a search engine takes no relative address there.
+    pub fn absolute_base(&self) -> Option<String> {
+        if self.base_url.starts_with("http://") || self.base_url.starts_with("https://") {
+            return Some(self.base_url.clone());
+        }
+        self.cname
+            .as_ref()
+            .map(|c| format!("https://{c}{}", self.base_url))
+    }
+
     /// Reads and checks `content/site.yaml` below `root`. Problems are pushed to `diags`; `None`
     /// means the file could not be used at all.
     pub fn load(root: &Path, diags: &mut Diagnostics) -> Option<SiteConfig> {

@@ -260,20 +260,22 @@ impl<'a> Renderer<'a> {
             })
             .collect();
         ctx.insert("languages", &languages);
+        // full addresses when the site's is known (search engines want them here)
+        let base = site
+            .config
+            .absolute_base()
+            .unwrap_or_else(|| site.config.base_url.clone());
         let alternates: Vec<Alternate> = site
             .config
             .languages
             .iter()
             .map(|l| Alternate {
                 hreflang: l.clone(),
-                href: format!("{}{}", site.config.base_url, path_in(l)),
+                href: format!("{base}{}", path_in(l)),
             })
             .collect();
         ctx.insert("alternates", &alternates);
-        ctx.insert(
-            "canonical",
-            &format!("{}{}", site.config.base_url, path_in(lang)),
-        );
+        ctx.insert("canonical", &format!("{base}{}", path_in(lang)));
         ctx
     }
 
@@ -772,11 +774,8 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
         small.push(("CNAME".into(), format!("{c}\n").into_bytes()));
     }
     small.push(("sitemap.xml".into(), sitemap(site).into_bytes()));
-    let robots = if site.config.base_url.starts_with("http") {
-        format!(
-            "User-agent: *\nAllow: /\nSitemap: {}sitemap.xml\n",
-            site.config.base_url
-        )
+    let robots = if let Some(base) = site.config.absolute_base() {
+        format!("User-agent: *\nAllow: /\nSitemap: {base}sitemap.xml\n")
     } else {
         "User-agent: *\nAllow: /\n".to_string()
     };
@@ -841,7 +840,11 @@ fn io_error(dir: &Path, e: std::io::Error) -> Diagnostic {
 /// once the site is published under that path).
 fn sitemap(site: &Site) -> String {
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n");
-    let base = &site.config.base_url;
+    // a sitemap's addresses must be absolute: the custom domain's when the base is a path
+    let base = site
+        .config
+        .absolute_base()
+        .unwrap_or_else(|| site.config.base_url.clone());
     type PathOf = Box<dyn Fn(&str) -> String>;
     let mut paths: Vec<PathOf> = vec![
         Box::new(|l: &str| format!("{l}/")),

@@ -142,6 +142,50 @@ fn sub_path_build_serves_with_every_link_resolving() {
     }
 }
 
+/// With a custom domain and the default `base_url: "/"`, the sitemap and `robots.txt` give
+/// the domain's full addresses: a search engine takes no relative one (they were `/uk/`).
+#[test]
+fn a_custom_domain_makes_the_sitemap_absolute() {
+    let s = default_site(|y| {
+        y.replace(
+            "base_url: \"/\"",
+            "base_url: \"/\"\ncname: rules.example.org",
+        )
+    });
+    build_ok(s.path());
+    let out = s.path().join("public");
+    let robots = std::fs::read_to_string(out.join("robots.txt")).unwrap();
+    assert!(
+        robots.contains("Sitemap: https://rules.example.org/sitemap.xml"),
+        "{robots}"
+    );
+    let xml = std::fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    let locs: Vec<&str> = xml
+        .split("<loc>")
+        .skip(1)
+        .map(|u| u.split("</loc>").next().unwrap())
+        .collect();
+    assert!(!locs.is_empty());
+    for loc in locs {
+        assert!(loc.starts_with("https://rules.example.org/"), "{loc}");
+    }
+    // so do a page's canonical and alternate addresses; its links stay relative
+    let doc = page(&out.join("en/index.html"));
+    assert_eq!(
+        attrs(&doc, "link[rel=canonical]", "href"),
+        ["https://rules.example.org/en/"]
+    );
+    assert_eq!(
+        attrs(&doc, "link[rel=alternate][hreflang=uk]", "href"),
+        ["https://rules.example.org/uk/"]
+    );
+    let links = attrs(&doc, "a[href]", "href");
+    assert!(!links.is_empty());
+    assert!(links
+        .iter()
+        .all(|h| !h.starts_with("https://rules.example.org")));
+}
+
 #[test]
 fn pages_files_sitemap_robots_and_cname() {
     let s = default_site(|y| {
