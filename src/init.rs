@@ -133,7 +133,7 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
     ];
     if dir.join("content").exists() {
         return Err(format!(
-            "{} already has a content/ folder; init writes a new site only into an empty or new folder",
+            "{} already has a content/ folder, so it is a site already: init leaves it as it is; give init another folder (a new one, or one without content/)",
             dir.display()
         ));
     }

@@ -73,7 +73,7 @@ enum Command {
         #[arg(long)]
         output: Option<PathBuf>,
         /// Override base_url from site.yaml (e.g. https://user.github.io/repo/)
-        #[arg(long)]
+        #[arg(long, value_parser = base_url_arg)]
         base_url: Option<String>,
         /// Treat every warning as an error
         #[arg(long)]
@@ -304,6 +304,12 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `--base-url` is checked as it is read, so a bad one is a usage error (exit 2) like any bad
+/// option value; in `site.yaml` the same check is a content error at its line.
+fn base_url_arg(url: &str) -> Result<String, String> {
+    rulebook::config::normalize_base_url(url)
 }
 
 fn search(
