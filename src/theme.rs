@@ -92,12 +92,33 @@ fn kind_of(v: &serde_json::Value) -> &'static str {
     }
 }
 
+/// The known key `key` is most likely a misspelling of: one edit away (two for keys of 8
+/// letters or more), the nearest first, alphabetical among equals.
+fn near_key<'k>(key: &str, known: &'k std::collections::BTreeSet<String>) -> Option<&'k str> {
+    let k: Vec<char> = key.chars().collect();
+    let limit = if k.len() >= 8 { 2 } else { 1 };
+    if k.len() < 4 {
+        return None;
+    }
+    known
+        .iter()
+        .filter_map(|c| {
+            let cc: Vec<char> = c.chars().collect();
+            let d = crate::search::rank::distance(&k, &cc, limit);
+            (d <= limit).then_some((d, c.as_str()))
+        })
+        .min()
+        .map(|(_, c)| c)
+}
+
 /// Checks the types of a site's UI strings against the keys the theme knows, and drops the
 /// values of the wrong type (so they cannot reach a page). Every known key is a text, except
 /// `symbols`, a mapping of symbol names to texts. Before, a list or a number was rendered as
 /// `[1, 2]` or replaced by the key's own name, and a wrong `alphabet` or `symbols` was
 /// ignored, all without a message. Keys the theme does not know are left to the site's own
 /// templates.
+///
+/// Unknown keys one or two edits from a known one get a warning: see [`near_key`].
 fn check_string_types(
     v: &mut serde_json::Value,
     text: &str,
@@ -118,6 +139,19 @@ fn check_string_types(
     let mut bad = Vec::new();
     for (key, value) in map.iter_mut() {
         if !known.contains(key) {
+            // A key of one's own is for one's own templates (`{{ t.my_key }}`); one a letter
+            // or two from a known key is likely that key mistyped, which would leave the
+            // default text in place without a word.
+            if let Some(near) = near_key(key, known) {
+                diags.push(Diagnostic::warning(
+                    "i18n",
+                    shown,
+                    top_line(key).unwrap_or(1),
+                    format!(
+                        "`{key}` is not a key the theme knows; did you mean `{near}`? (until then `{near}` keeps its default text)"
+                    ),
+                ));
+            }
             continue;
         }
         let line = top_line(key).unwrap_or(1);
@@ -451,6 +485,39 @@ fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_a_letter_from_a_known_one_is_a_warning_a_key_of_ones_own_is_not() {
+        let text =
+            "serach: Find\nmy_footer_note: Mine\ncontnets: Index\nsearch_placeholder: Look\n";
+        let mut v =
+            parse_strings(text, Path::new("i18n/en.yaml"), &mut Diagnostics::default()).unwrap();
+        let known = ["search", "search_placeholder", "contents"]
+            .map(String::from)
+            .into_iter()
+            .collect();
+        let mut d = Diagnostics::default();
+        check_string_types(&mut v, text, Path::new("i18n/en.yaml"), &known, &mut d);
+        let mut got: Vec<(usize, &str)> = d
+            .items
+            .iter()
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        got.sort();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(
+            got[0].0 == 1 && got[0].1.contains("did you mean `search`?"),
+            "{got:?}"
+        );
+        assert!(
+            got[1].0 == 3 && got[1].1.contains("did you mean `contents`?"),
+            "{got:?}"
+        );
+        assert!(d
+            .items
+            .iter()
+            .all(|d| d.severity == crate::diag::Severity::Warning));
+    }
 
     #[test]
     fn ui_strings_of_the_wrong_type_are_errors_at_their_line() {
