@@ -359,6 +359,13 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "meditaton"),
     ("en", "discradng"),
     ("uk", "пломенекровнго"),
+    // an exact name first (rank.rs step 5)
+    ("uk", "поле бою"),
+    ("uk", "полем бою"),
+    ("uk", "поле заклять"),
+    ("uk", "значення життя"),
+    ("en", "exhaustion tokens"),
+    ("en", "main action"),
 ];
 
 #[test]

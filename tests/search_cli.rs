@@ -22,9 +22,17 @@ fn json_results_have_the_documented_fields() {
         }
         assert!(h["score"].as_f64().unwrap() > 0.0);
     }
-    // best first
-    let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
-    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    // best first: the results whose title is exactly the query (`exact`), then the others
+    let exact: Vec<bool> = hits.iter().map(|h| h["exact"].as_bool().unwrap()).collect();
+    assert!(exact.windows(2).all(|w| w[0] >= w[1]), "{exact:?}");
+    for group in [true, false] {
+        let scores: Vec<f64> = (hits.iter())
+            .filter(|h| h["exact"] == group)
+            .map(|h| h["score"].as_f64().unwrap())
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    }
+    assert!(exact[0], "{hits:?}");
     // a term ranks its glossary entry first
     assert_eq!(field(&hits[0], "title"), "Закляття");
     assert!(field(&hits[0], "url").starts_with("uk/glossary/#"));

@@ -37,6 +37,16 @@ pub struct Doc<'s> {
     pub text: Cow<'s, str>,
 }
 
+impl Doc<'_> {
+    /// The document's own name (its title, or a glossary entry's term: the first line of
+    /// [`Doc::keys`]) and its other names (aliases and other languages' terms, one a line).
+    /// Only the own name counts in the title's length (rank.rs, step 3): an entry with many
+    /// names is not a longer title, and a query that is exactly its name can be told.
+    pub fn names(&self) -> (&str, &str) {
+        self.keys.split_once('\n').unwrap_or((&self.keys, ""))
+    }
+}
+
 /// Every document of the site: languages in site order, chapters in reading order, sections
 /// in page order, then the glossary in file order.
 pub fn collect(site: &Site) -> Vec<Doc<'_>> {

@@ -29,7 +29,7 @@ pub const TOKENIZER: &str = "rulebook";
 /// have one ([`rank::spelling`]), so the exact form can rank higher (rank.rs, step 3).
 pub const SPELLING_TOKENIZER: &str = "rulebook-spelling";
 /// Changes whenever the index's schema does, so an index of an older layout is rebuilt.
-const FORMAT: u32 = 5;
+const FORMAT: u32 = 6;
 /// Where the index lives, below the site folder.
 pub const CACHE_DIR: &str = ".rulebook-cache/search";
 
@@ -150,6 +150,9 @@ struct Fields {
     /// counting in the title's length (rank.rs, step 3): a field of its own, as tantivy's
     /// field lengths count every token of a field.
     number: Field,
+    /// A glossary entry's other names (aliases, other languages' terms): words of its title
+    /// outside the title's length, like `number` (rank.rs, step 3; [`Doc::names`]).
+    others: Field,
     spelling: Field,
     lang: Field,
     kind: Field,
@@ -179,6 +182,15 @@ fn schema() -> (Schema, Fields) {
                     .set_fieldnorms(false),
             ),
         ),
+        others: b.add_text_field(
+            "others",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(TOKENIZER)
+                    .set_index_option(IndexRecordOption::WithFreqs)
+                    .set_fieldnorms(false),
+            ),
+        ),
         spelling: b.add_text_field(
             "spelling",
             TextOptions::default().set_indexing_options(
@@ -203,6 +215,7 @@ fn fields_of(schema: &Schema) -> tantivy::Result<Fields> {
         title: schema.get_field("title")?,
         body: schema.get_field("body")?,
         number: schema.get_field("number")?,
+        others: schema.get_field("others")?,
         spelling: schema.get_field("spelling")?,
         lang: schema.get_field("lang")?,
         kind: schema.get_field("kind")?,
@@ -276,6 +289,9 @@ pub struct Hit {
     pub url: String,
     pub snippet: String,
     pub score: f64,
+    /// Whether its title is exactly the query, which put it before results of higher score
+    /// on the first page (rank.rs, step 5).
+    pub exact: bool,
     /// Position of the document in site order (what ties are broken by).
     #[serde(skip)]
     pub ord: u64,
@@ -333,7 +349,11 @@ impl SearchIndex {
             .map_err(err)?;
         for d in docs {
             let mut doc = TantivyDocument::default();
-            doc.add_text(f.title, &d.keys);
+            let (own, others) = d.names();
+            doc.add_text(f.title, own);
+            if !others.is_empty() {
+                doc.add_text(f.others, others);
+            }
             doc.add_text(f.body, &d.text);
             if is_plain_number(&d.section) {
                 doc.add_text(f.number, &d.section);
@@ -392,7 +412,12 @@ impl SearchIndex {
         let searcher = self.reader.searcher();
         let mut all: HashMap<String, u64> = HashMap::new();
         for seg in searcher.segment_readers() {
-            for field in [self.fields.title, self.fields.body, self.fields.number] {
+            for field in [
+                self.fields.title,
+                self.fields.body,
+                self.fields.number,
+                self.fields.others,
+            ] {
                 let inv = seg.inverted_index(field)?;
                 let mut stream = inv.terms().stream()?;
                 while stream.advance() {
@@ -472,6 +497,11 @@ impl SearchIndex {
         let mut base = 0u32;
         // The index is one segment (see `build`), so the documents of the segment are all
         // the documents, as `rank::folded_docs` needs.
+        // step 5: for each word, the documents with its own term in the title; and each
+        // such document's title length
+        let mut titled: Vec<std::collections::HashSet<(u32, u32)>> =
+            vec![Default::default(); words.len()];
+        let mut title_len: HashMap<(u32, u32), u32> = HashMap::new();
         for (si, seg) in searcher.segment_readers().iter().enumerate() {
             for (wi, word) in words.iter().enumerate() {
                 // this word's best score per document in this segment
@@ -482,16 +512,26 @@ impl SearchIndex {
                     let mut totals: HashMap<u32, u32> = HashMap::new();
                     for (fi, (field, boost)) in fields.iter().enumerate() {
                         let mut list = freqs(seg, *field, term)?;
-                        if fi == 0 && rank::is_number(term) {
-                            // a section's own number: one more of the term in its title,
-                            // not in the title's length (rank.rs, step 3)
-                            let own = freqs(seg, self.fields.number, term)?;
-                            list = merge_freqs(&list, &own);
+                        if fi == 0 {
+                            // words of the title outside its length (rank.rs, step 3): a
+                            // section's own number, a glossary entry's other names
+                            let outside = if rank::is_number(term) {
+                                self.fields.number
+                            } else {
+                                self.fields.others
+                            };
+                            list = merge_freqs(&list, &freqs(seg, outside, term)?);
                         }
                         // the index is one segment (see `build`): its list is every
                         // document with the term
                         let df = list.len() as u64;
                         let norms = seg.get_fieldnorms_reader(*field)?;
+                        if fi == 0 && *weight == 1.0 && *term == word.term {
+                            for &(doc, _) in &list {
+                                titled[wi].insert((si as u32, doc));
+                                title_len.insert((si as u32, doc), norms.fieldnorm(doc));
+                            }
+                        }
                         for &(doc, tf) in &list {
                             *totals.entry(doc).or_default() += tf;
                             let ord = base + doc;
@@ -551,14 +591,20 @@ impl SearchIndex {
             .iter()
             .map(|(s, d)| seg_base[*s as usize] + u64::from(*d))
             .collect();
-        let ranked = rank::combine(&ords, &scores, words.len());
+        let mut ranked = rank::combine(&ords, &scores, words.len());
         let by_ord: HashMap<u64, (u32, u32)> = ords.iter().copied().zip(keys).collect();
+        let is_exact = |ord: u64| {
+            let key = by_ord[&ord];
+            titled.iter().all(|t| t.contains(&key))
+                && title_len.get(&key) == Some(&(words.len() as u32))
+        };
+        rank::exact_first(&mut ranked, is_exact);
         let marks: Vec<String> = words
             .iter()
             .flat_map(|w| w.expansions.iter().map(|(t, _)| t.clone()))
             .collect();
         let mut hits = Vec::new();
-        for (ord, score) in ranked.into_iter().take(limit) {
+        for (at, (ord, score)) in ranked.into_iter().take(limit).enumerate() {
             let (s, d) = by_ord[&ord];
             let doc: TantivyDocument = searcher.doc(tantivy::DocAddress::new(s, d))?;
             let get = |f: Field| -> String {
@@ -581,6 +627,7 @@ impl SearchIndex {
                 url: get(self.fields.url),
                 snippet: super::snippet::snippet(&text, &marks, super::snippet::SNIPPET_CHARS),
                 score,
+                exact: at < rank::SHOWN && is_exact(ord),
                 ord,
             });
         }

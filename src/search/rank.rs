@@ -26,6 +26,8 @@
 //!    document matches every word do documents matching some words count. Ties go to the
 //!    earlier document (site order). Scores are rounded to 6 decimals first, so the last bits
 //!    of floating point arithmetic cannot reorder results.
+//! 5. Among the first [`SHOWN`], the documents whose title is exactly the query come first
+//!    ([`exact_first`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -366,6 +368,24 @@ pub fn bm25(tf: u32, fieldnorm: u32, doc_freq: u64, num_docs: u64, avg_fieldnorm
 /// Rounds a final score (see step 4 of the module doc).
 pub fn round(score: f64) -> f64 {
     (score * 1e6).round() / 1e6
+}
+
+/// The results step 5 looks at: the browser's first page of them.
+pub const SHOWN: usize = 10;
+
+/// Step 5: among the first [`SHOWN`] results, those whose title is exactly the query come
+/// first, in their order; the others keep theirs. `exact` says whether a document's title
+/// has every query word's own term and is as long as the query (only the document's own
+/// name counts in that length: `Doc::names`). A glossary entry named by the query thus ranks
+/// above a longer entry that contains its name (`поле бою`: *Поле бою* above *Ліміт поля
+/// бою*, whose text says `полі бою` again). Only the order within the first page changes,
+/// so the browser's proof of that page (which documents are in it) holds as it is.
+pub fn exact_first(ranked: &mut [(u64, f64)], exact: impl Fn(u64) -> bool) {
+    let n = ranked.len().min(SHOWN);
+    let mut first: Vec<(u64, f64)> = ranked[..n].to_vec();
+    // stable: each group keeps its order
+    first.sort_by_key(|(ord, _)| !exact(*ord));
+    ranked[..n].copy_from_slice(&first);
 }
 
 /// Combines per-word scores of the candidate documents into the ranking: `scores[d][w]` is

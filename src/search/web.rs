@@ -72,6 +72,19 @@ struct FieldTerms {
     len: u32,
 }
 
+impl FieldTerms {
+    /// Adds `more`'s terms as occurrences of this field without counting them in its length
+    /// (a glossary entry's other names in its title: rank.rs, step 3).
+    fn add_outside_length(&mut self, more: FieldTerms) {
+        for (id, tf) in more.terms {
+            match self.terms.iter_mut().find(|(t, _)| *t == id) {
+                Some((_, n)) => *n += tf,
+                None => self.terms.push((id, tf)),
+            }
+        }
+    }
+}
+
 /// A word written with `ґ`: (local term id, its spelling).
 type Spelled = (u32, String);
 
@@ -678,7 +691,12 @@ pub fn write(
             let mut run = Run::default();
             for d in chunk {
                 let mut spelled = Vec::new();
-                let mut title = run.field(&d.keys, &mut spelled, &cache);
+                let (own, others) = d.names();
+                let mut title = run.field(own, &mut spelled, &cache);
+                if !others.is_empty() {
+                    let more = run.field(others, &mut spelled, &cache);
+                    title.add_outside_length(more);
+                }
                 run.own_number(&mut title, &d.section);
                 let fields = [title, run.field(&d.text, &mut spelled, &cache)];
                 run.docs.push(fields);

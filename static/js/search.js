@@ -356,6 +356,9 @@
     var n = meta.n, nl = meta.langs.length, boost = [TITLE_BOOST, 1];
     var mine = new Float64Array(n), touched = new Int32Array(n), mark = new Uint8Array(n);
     var seen = [], best = [], bound = [], opened = [], P = null, added = null;
+    /* rank.rs step 5: per word, the documents with its own term in the title; and their
+       title's length id */
+    var titled = [], titleLen = new Uint8Array(n);
     if (pr && pr.data) {
       P = { i: pr.i, j: pr.j, low: pr.data.low, sa: new Float64Array(n), sb: new Float64Array(n),
         ri: new Float64Array(n), rj: new Float64Array(n), Ba: new Float64Array(nl), Bb: new Float64Array(nl),
@@ -363,7 +366,8 @@
       added = new Uint8Array(n);
     }
     words.forEach(function (word, wi) {
-      var b = new Float64Array(n), bd = new Float64Array(nl);
+      var b = new Float64Array(n), bd = new Float64Array(nl), th = new Uint8Array(n);
+      titled.push(th);
       var side = P ? (wi === P.i ? 0 : wi === P.j ? 1 : -1) : -1;
       word.expansions.forEach(function (e) {
         var p, lists, open = false, L, out;
@@ -382,6 +386,7 @@
         lists = [p.head].concat(p.more);
         for (L = 0; L < nl; L++) if (nextFile(p, L) >= 0) open = true;
         var nt = 0, low = open ? new Float64Array(nl).fill(Infinity) : null, f, flat, j, d, s, li;
+        var own = e[1] === 1 && e[0] === word.term;
         var totals = p.spellings.length ? new Map() : null, folded = null;
         for (li = 0; li < lists.length; li++) {
           for (f = 0; f < 2; f++) {
@@ -391,6 +396,7 @@
               if (mine[d] === 0) touched[nt++] = d;
               mine[d] += boost[f] * bm25(flat[j + 1], meta.norms[flat[j + 2]], p.df[f], n, meta.avg[f]);
               if (totals) totals.set(d, (totals.get(d) || 0) + flat[j + 1]);
+              if (own && f === 0) { th[d] = 1; titleLen[d] = flat[j + 2]; }
             }
           }
         }
@@ -403,6 +409,7 @@
             for (j = 0; j < extra[f].length; j += 3) {
               d = extra[f][j];
               if (!added[d]) continue;
+              if (own && f === 0) { th[d] = 1; titleLen[d] = extra[f][j + 2]; }
               if (mine[d] === 0) touched[nt++] = d;
               mine[d] += boost[f] * bm25(extra[f][j + 1], meta.norms[extra[f][j + 2]], p.df[f], n, meta.avg[f]);
             }
@@ -441,7 +448,18 @@
       best.push(b);
       bound.push(bd);
     });
-    return { best: best, bound: bound, seen: seen, open: opened, pair: P };
+    return { best: best, bound: bound, seen: seen, open: opened, pair: P, titled: titled, titleLen: titleLen };
+  }
+  /* rank.rs `exact_first`: among the first SHOWN, the documents whose title is exactly the
+     query (every word's own term in it, and as long as the query) come first, in order. */
+  function exactFirst(ranked, sc, nwords) {
+    var head = ranked.slice(0, SHOWN), yes = [], no = [];
+    head.forEach(function (h) {
+      var d = h[0], ok = meta.norms[sc.titleLen[d]] === nwords;
+      for (var w = 0; ok && w < nwords; w++) ok = sc.titled[w][d] === 1;
+      (ok ? yes : no).push(h);
+    });
+    return yes.concat(no, ranked.slice(SHOWN));
   }
   function round(s) { return Math.round(s * 1e6) / 1e6; }
   /* rank.rs `combine`, over the documents of language li, for its first `need` results.
@@ -512,7 +530,7 @@
       var mineLang = meta.langs[li][0] === S.lang;
       var ranked = combine(sc, words.length, li, mineLang ? SHOWN : SHOWN_OTHER, anyMode);
       if (!ranked) blocked.push(li);
-      else if (mineLang) page = ranked;
+      else if (mineLang) page = exactFirst(ranked, sc, words.length);
       else other = other.concat(ranked.slice(0, SHOWN_OTHER));
     }
     if (blocked.length) return { blocked: blocked, open: sc.open, pairFile: pr && !pr.data ? "search/p/" + pr.k + ".js" : null };
