@@ -439,3 +439,55 @@ fn site_templates_are_rendered_by_check() {
     assert!(!f.is_empty());
     assert!(!bad.path().join("public").exists());
 }
+
+/// A file that does not load is reported once, as the error it is: a chapter whose front
+/// matter is broken is not also "missing" from its language (nor its translation "stale",
+/// nor made from a source that "no longer exists"), and a glossary that does not parse
+/// does not make every entry of the other language "have no entry" there.
+#[test]
+fn a_file_that_does_not_load_brings_no_follow_on_findings() {
+    let en = "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## 1.1.0 One\n\nFirst rule.\n";
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/a.md", en),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\n## 1.1.0 Один\n\nПерше правило.\n",
+        ),
+        ("content/en/glossary.json", "{\"discard\": \"To discard.\"}"),
+        (
+            "content/uk/glossary.json",
+            "{\"discard\": {\"term\": \"Скид\", \"definition\": \"Скинути.\"}}",
+        ),
+    ]);
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (code, v) = check_json(s.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    // the English chapter's front matter and the Ukrainian glossary break
+    write(
+        s.path(),
+        "content/en/a.md",
+        en.replace("id: a", "id: [a").as_bytes(),
+    );
+    write(s.path(), "content/uk/glossary.json", b"{\"discard\": ");
+    let (code, v) = check_json(s.path(), &[]);
+    assert_eq!(code, 1, "{v}");
+    let kinds: Vec<(String, String, u64)> = findings(&v);
+    let errors: Vec<&(String, String, u64)> = kinds
+        .iter()
+        .filter(|(k, _, _)| k == "front-matter" || k == "glossary-json")
+        .collect();
+    assert_eq!(errors.len(), 2, "{kinds:?}");
+    for (k, _, _) in &kinds {
+        assert!(
+            ![
+                "chapter-one-language",
+                "glossary-one-language",
+                "stale-translation"
+            ]
+            .contains(&k.as_str()),
+            "{kinds:?}"
+        );
+    }
+}

@@ -14,12 +14,12 @@ pub mod stale;
 pub mod terminology;
 pub mod units;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::site::Site;
 use units::Unit;
 
@@ -86,9 +86,10 @@ pub fn check(root: &Path, strict: bool) -> Report {
         sw.lap("check: templates");
         let units = all_units(site);
         sw.lap("check: text units");
-        diags.extend(pairing(site));
+        let failed = Failed::of(&diags, &site.config.languages);
+        diags.extend(pairing(site, &failed));
         diags.extend(glossary_duplicates(site));
-        diags.extend(stale_translations(site, &units));
+        diags.extend(stale_translations(site, &units, &failed));
         sw.lap("check: pairs, stale");
         let source = source_language(&site.config);
         for lang in site.config.others(&source) {
@@ -179,8 +180,44 @@ pub fn chapter_units(c: &crate::load::Chapter) -> Vec<Unit> {
     v
 }
 
-/// Chapters and glossary keys that exist in one language only.
-fn pairing(site: &Site) -> Vec<Diagnostic> {
+/// The languages some of whose files did not load: an error named a chapter of theirs, or
+/// their glossary. What `check` would say across languages about them is about what is
+/// missing only because of that error (a chapter "has no en version yet" when its en file
+/// is the one with broken front matter, every glossary entry "has no uk entry" when the uk
+/// glossary does not parse, a translation "changed since" its source when the source's id
+/// clashed): those findings wait until the errors are fixed.
+#[derive(Default)]
+struct Failed {
+    chapters: BTreeSet<String>,
+    glossaries: BTreeSet<String>,
+}
+
+impl Failed {
+    fn of(diags: &Diagnostics, langs: &[String]) -> Failed {
+        let mut f = Failed::default();
+        for d in diags.items.iter().filter(|d| d.severity == Severity::Error) {
+            for lang in langs {
+                if !d.file.starts_with(Path::new("content").join(lang)) {
+                    continue;
+                }
+                let glossary = d
+                    .file
+                    .file_stem()
+                    .is_some_and(|s| s.to_string_lossy().starts_with("glossary"));
+                if glossary {
+                    f.glossaries.insert(lang.clone());
+                } else {
+                    f.chapters.insert(lang.clone());
+                }
+            }
+        }
+        f
+    }
+}
+
+/// Chapters and glossary keys that exist in one language only (not said of a language some
+/// of whose files did not load: see [`Failed`]).
+fn pairing(site: &Site, failed: &Failed) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let langs = &site.config.languages;
     if langs.len() < 2 {
@@ -195,9 +232,12 @@ fn pairing(site: &Site) -> Vec<Diagnostic> {
         }
         let lacking: Vec<&str> = langs
             .iter()
-            .filter(|l| !have.contains(l))
+            .filter(|l| !have.contains(l) && !failed.chapters.contains(*l))
             .map(String::as_str)
             .collect();
+        if lacking.is_empty() {
+            continue;
+        }
         if let Some(p) = have.first().and_then(|l| page(l, id)) {
             out.push(Diagnostic::warning(
                 "chapter-one-language",
@@ -215,6 +255,9 @@ fn pairing(site: &Site) -> Vec<Diagnostic> {
         for e in &g.entries {
             let keys: Vec<&String> = std::iter::once(&e.key).chain(&e.merged_keys).collect();
             for other in site.config.others(lang) {
+                if failed.glossaries.contains(other) {
+                    continue;
+                }
                 let has = site
                     .glossaries
                     .get(other)
@@ -292,6 +335,7 @@ fn glossary_duplicates(site: &Site) -> Vec<Diagnostic> {
 fn stale_translations(
     site: &Site,
     units: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
+    failed: &Failed,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for pages in site.pages.values() {
@@ -308,6 +352,9 @@ fn stale_translations(
                     continue;
                 }
             };
+            if failed.chapters.contains(&then.lang) {
+                continue;
+            }
             let Some(src) = site.page(&then.lang, &c.id) else {
                 out.push(Diagnostic::warning(
                     "stale-translation",
