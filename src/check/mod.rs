@@ -86,7 +86,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
         sw.lap("check: templates");
         let units = all_units(site);
         sw.lap("check: text units");
-        let failed = Failed::of(&diags, &site.config.languages);
+        let failed = Failed::of(root, &diags, &site.config.languages);
         diags.extend(pairing(site, &failed));
         diags.extend(glossary_duplicates(site));
         diags.extend(stale_translations(site, &units, &failed));
@@ -188,12 +188,14 @@ pub fn chapter_units(c: &crate::load::Chapter) -> Vec<Unit> {
 /// clashed): those findings wait until the errors are fixed.
 #[derive(Default)]
 struct Failed {
-    chapters: BTreeSet<String>,
+    /// Per language, the ids of its chapters that did not load; `None` when a file's id
+    /// could not be read either (then any chapter of the language may be the one).
+    chapters: BTreeMap<String, Option<BTreeSet<String>>>,
     glossaries: BTreeSet<String>,
 }
 
 impl Failed {
-    fn of(diags: &Diagnostics, langs: &[String]) -> Failed {
+    fn of(root: &Path, diags: &Diagnostics, langs: &[String]) -> Failed {
         let mut f = Failed::default();
         for d in diags.items.iter().filter(|d| d.severity == Severity::Error) {
             for lang in langs {
@@ -206,13 +208,48 @@ impl Failed {
                     .is_some_and(|s| s.to_string_lossy().starts_with("glossary"));
                 if glossary {
                     f.glossaries.insert(lang.clone());
-                } else {
-                    f.chapters.insert(lang.clone());
+                    continue;
+                }
+                let id = std::fs::read_to_string(root.join(&d.file))
+                    .ok()
+                    .and_then(|t| id_line(&t));
+                let entry = f
+                    .chapters
+                    .entry(lang.clone())
+                    .or_insert_with(|| Some(BTreeSet::new()));
+                match (entry.as_mut(), id) {
+                    (Some(ids), Some(id)) => {
+                        ids.insert(id);
+                    }
+                    _ => *entry = None,
                 }
             }
         }
         f
     }
+
+    /// Whether chapter `id` of `lang` may be one that did not load.
+    fn chapter(&self, lang: &str, id: &str) -> bool {
+        match self.chapters.get(lang) {
+            None => false,
+            Some(None) => true,
+            Some(Some(ids)) => ids.contains(id),
+        }
+    }
+}
+
+/// The `id:` a chapter file's front matter gives, read line by line (the file is one that
+/// did not load, often for a mistake elsewhere in its front matter).
+fn id_line(text: &str) -> Option<String> {
+    let mut lines = text.lines();
+    if lines.next()?.trim_end() != "---" {
+        return None;
+    }
+    lines
+        .take_while(|l| l.trim_end() != "---")
+        .find_map(|l| l.strip_prefix("id:"))
+        .map(|v| v.trim().trim_matches(['"', '\'']).to_string())
+        .filter(|v| !v.is_empty() && !v.contains(['[', '{', ' ']))
 }
 
 /// Chapters and glossary keys that exist in one language only (not said of a language some
@@ -232,7 +269,7 @@ fn pairing(site: &Site, failed: &Failed) -> Vec<Diagnostic> {
         }
         let lacking: Vec<&str> = langs
             .iter()
-            .filter(|l| !have.contains(l) && !failed.chapters.contains(*l))
+            .filter(|l| !have.contains(l) && !failed.chapter(l, id))
             .map(String::as_str)
             .collect();
         if lacking.is_empty() {
@@ -352,7 +389,7 @@ fn stale_translations(
                     continue;
                 }
             };
-            if failed.chapters.contains(&then.lang) {
+            if failed.chapter(&then.lang, &c.id) {
                 continue;
             }
             let Some(src) = site.page(&then.lang, &c.id) else {
@@ -509,6 +546,28 @@ mod tests {
         let mut v = vec!["7.10.0", "7.2.0", "", "10.1"];
         v.sort_by(|a, b| super::compare_numbers(a, b));
         assert_eq!(v, ["", "7.2.0", "7.10.0", "10.1"]);
+    }
+
+    #[test]
+    fn the_id_of_a_file_that_did_not_load_is_read_from_its_line() {
+        use super::id_line;
+        assert_eq!(
+            id_line("---\nid: setup\ntitle: \"unclosed\n---\n").as_deref(),
+            Some("setup")
+        );
+        assert_eq!(
+            id_line("---\ntitle: T\nid: 'b-2'\n---\n").as_deref(),
+            Some("b-2")
+        );
+        // broken itself, or no front matter: unknown
+        for t in [
+            "---\nid: [a\n---\n",
+            "---\ntitle: T\n---\nid: x\n",
+            "id: x\n",
+            "",
+        ] {
+            assert_eq!(id_line(t), None, "{t:?}");
+        }
     }
 
     #[test]
