@@ -48,8 +48,10 @@ pub struct Chapter {
 struct FrontMatter {
     id: Option<IdValue>,
     title: Option<String>,
+    /// Any YAML value: one that is not a whole number gets its own message below (serde's
+    /// named Rust types: "as u128, expected i64").
     #[serde(default)]
-    weight: Option<i64>,
+    weight: Option<serde_yaml::Value>,
     #[serde(flatten)]
     extra: BTreeMap<String, serde_yaml::Value>,
 }
@@ -60,6 +62,21 @@ struct FrontMatter {
 enum IdValue {
     Text(String),
     Number(i64),
+    /// Anything else (`1.5`, a list): refused below with a message of its own, where serde's
+    /// was "data did not match any variant of untagged enum IdValue".
+    Other(serde_yaml::Value),
+}
+
+/// A YAML value as a short text for a message.
+fn yaml_shown(v: &serde_yaml::Value) -> String {
+    // JSON is YAML's flow style: one line, `["a","b"]` rather than a block list
+    let s = serde_json::to_string(v).unwrap_or_default();
+    let s = s.trim();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 /// Front-matter keys that other commands use; anything else draws a warning (likely a typo).
@@ -335,18 +352,18 @@ pub fn parse_chapter(
                     line = i + 2;
                 }
             }
-            diags.push(
-                Diagnostic::error(
-                    "front-matter",
-                    &path,
-                    line,
+            // a whole number beyond 64 bits: serde names its Rust types (`as u128`)
+            let message = match msg.split_once(": invalid type: integer `") {
+                Some((key, rest)) if rest.contains("` as u128") || rest.contains("` as i128") => {
                     format!(
-                        "front matter is not valid YAML: {}",
-                        strip_location(&e.to_string())
-                    ),
-                )
-                .at_column(col),
-            );
+                        "`{key}` is a number too large to read; use a whole number between {} and {}",
+                        i64::MIN,
+                        i64::MAX
+                    )
+                }
+                _ => format!("front matter is not valid YAML: {}", strip_location(&msg)),
+            };
+            diags.push(Diagnostic::error("front-matter", &path, line, message).at_column(col));
             return None;
         }
     };
@@ -359,6 +376,18 @@ pub fn parse_chapter(
     let id = match fm.id {
         Some(IdValue::Text(s)) => s,
         Some(IdValue::Number(n)) => n.to_string(),
+        Some(IdValue::Other(v)) => {
+            diags.push(Diagnostic::error(
+                "front-matter",
+                &path,
+                key_line("id"),
+                format!(
+                    "`id` must be a word of letters, digits and `-` (the same in every language), such as `round-order`, not `{}`",
+                    yaml_shown(&v)
+                ),
+            ));
+            return None;
+        }
         None => {
             diags.push(Diagnostic::error("front-matter", &path, 1, "front matter has no `id`; add e.g. `id: round-order` (the same id in every language)"));
             return None;
@@ -373,6 +402,26 @@ pub fn parse_chapter(
         ));
         return None;
     }
+    let weight = match fm.weight {
+        None | Some(serde_yaml::Value::Null) => None,
+        Some(v) => match v.as_i64() {
+            Some(w) => Some(w),
+            None => {
+                diags.push(Diagnostic::error(
+                    "front-matter",
+                    &path,
+                    key_line("weight"),
+                    format!(
+                        "`weight` must be a whole number (chapters are ordered by it, lowest first; between {} and {}), not `{}`",
+                        i64::MIN,
+                        i64::MAX,
+                        yaml_shown(&v)
+                    ),
+                ));
+                return None;
+            }
+        },
+    };
     let Some(title) = fm.title.filter(|t| !t.trim().is_empty()) else {
         diags.push(Diagnostic::error(
             "front-matter",
@@ -425,7 +474,7 @@ pub fn parse_chapter(
         lang: lang.to_string(),
         id,
         title: title.trim().to_string(),
-        weight: fm.weight,
+        weight,
         path,
         dir,
         body: text[body_start..].to_string(),

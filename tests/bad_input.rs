@@ -138,6 +138,18 @@ fn cases() -> Vec<Case> {
         )
         .at("front-matter", NEW, 6),
         case("id is a list", NEW, "---\nid: [b]\ntitle: B\n---\n").at("front-matter", NEW, 2),
+        case("id is a decimal", NEW, "---\nid: 1.5\ntitle: B\n---\n").at("front-matter", NEW, 2),
+        case(
+            "weight beyond 64 bits",
+            NEW,
+            "---\nid: b\ntitle: B\nweight: 99999999999999999999999\n---\n",
+        )
+        .at_col("front-matter", NEW, 4, 9),
+        case("weight is a decimal", NEW, "---\nid: b\ntitle: B\nweight: 2.5\n---\n").at(
+            "front-matter",
+            NEW,
+            4,
+        ),
         case("weight is a word", NEW, "---\nid: b\ntitle: B\nweight: heavy\n---\n").at(
             "front-matter",
             NEW,
@@ -847,6 +859,40 @@ fn nfd_ukrainian_anchors_and_searches_like_nfc() {
 
 /// Input that is not what its name says is reported, never dropped without a word: a folder
 /// link inside the site (not followed: a warning), a language folder that is a file, a
+/// Messages about front matter speak of the site's words, not of the Rust types behind them
+/// (they said "untagged enum IdValue", "as u128, expected i64", "expected struct Record").
+#[test]
+fn front_matter_messages_name_no_rust_types() {
+    for (fm, want) in [
+        ("id: 1.5\ntitle: B", "`id` must be a word"),
+        (
+            "id: b\ntitle: B\nweight: 99999999999999999999999",
+            "`weight` is a number too large",
+        ),
+        (
+            "id: b\ntitle: B\nweight: 2.5",
+            "`weight` must be a whole number",
+        ),
+        (
+            "id: b\ntitle: B\ntranslated_from: garbage",
+            "`translated_from` is not the record",
+        ),
+    ] {
+        let s = site(&[
+            ("content/site.yaml", SITE_YAML),
+            ("content/en/01-a.md", EN_A),
+            ("content/uk/01-a.md", UK_A),
+            ("content/en/02-b.md", &format!("---\n{fm}\n---\n\nText.\n")),
+        ]);
+        let r = run(&["check", "--site", s.path().to_str().unwrap()]);
+        let said = format!("{}{}", r.stdout, r.stderr);
+        assert!(said.contains(want), "{fm}: {said}");
+        for rust in ["enum", "u128", "i64", "struct"] {
+            assert!(!said.contains(rust), "{fm}: {said}");
+        }
+    }
+}
+
 /// A bad `--base-url` is a usage error, exit 2 like any bad option value, saying what to give
 /// instead; nothing is built. (In `site.yaml`, the same mistake is a content error at its line:
 /// see the table.)

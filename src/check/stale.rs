@@ -61,8 +61,10 @@ pub fn record(lang: &str, title: &str, units: &[Unit]) -> Record {
 
 /// Reads a `translated_from` value; `Err` explains what is wrong with it.
 pub fn parse(value: &serde_yaml::Value) -> Result<Record, String> {
-    serde_yaml::from_value::<Record>(value.clone()).map_err(|e| {
-        format!("`translated_from` is not valid ({e}); run `rulebook translated` to write it")
+    serde_yaml::from_value::<Record>(value.clone()).map_err(|_| {
+        "`translated_from` is not the record `rulebook translated` writes (a mapping of `lang`, \
+         `hash` and `sections`); run `rulebook translated` to write it again"
+            .to_string()
     })
 }
 
