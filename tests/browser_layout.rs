@@ -192,3 +192,31 @@ fn a_long_definition_fades_out_and_every_page_has_its_icon() {
         );
     }
 }
+
+/// A Ukrainian reader who finds a section of a chapter not translated yet is sent to the
+/// Ukrainian page of it (the English text under the banner, in the Ukrainian site), not out
+/// of the Ukrainian site; a result of a translated chapter in the other language still leads
+/// to that language's page.
+#[test]
+fn a_result_in_a_chapter_not_translated_yet_stays_in_the_readers_language() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}uk/", server.url));
+    wait_loaded(&b);
+    let links = |q: &str| {
+        b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+        b.type_into("#search-input", q);
+        b.wait_until(
+            &format!("var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {} && !r.hasAttribute('aria-busy') && Array.from(r.querySelectorAll('a.search-hit')).map(a => a.getAttribute('href'));", Value::from(q)),
+            20,
+            "results",
+        )
+    };
+    let got = links("7.1.0");
+    let first = got[0].as_str().unwrap_or_default();
+    assert!(first.ends_with("uk/damage-and-destruction/#7.1.0"), "{got}");
+    // an English result from a chapter Ukrainian has too (only the English text has the
+    // word) keeps its English address
+    let got = links("humanity");
+    assert_eq!(got, serde_json::json!(["../en/introduction/"]));
+}

@@ -35,6 +35,11 @@ pub struct Doc<'s> {
     pub keys: Cow<'s, str>,
     /// The plain text of the section (snippets come from it).
     pub text: Cow<'s, str>,
+    /// The languages that show this document's chapter in this language, having none of
+    /// their own: their page of it (`<lang>/<id>/`) carries this text under a "not translated
+    /// yet" banner, so a reader of theirs who finds it is sent there, not out of their
+    /// language's site.
+    pub shown_in: Vec<&'s str>,
 }
 
 impl Doc<'_> {
@@ -51,12 +56,17 @@ impl Doc<'_> {
 /// in page order, then the glossary in file order.
 pub fn collect(site: &Site) -> Vec<Doc<'_>> {
     let mut out = Vec::new();
+    let index = site.page_index();
     for lang in &site.config.languages {
         let syms = &site.symbols[lang];
         for page in site.pages.get(lang).into_iter().flatten() {
             let c = &page.chapter;
             let chapter = syms.plain(&page.title_text);
             let base = chapter_path(lang, &c.id);
+            let shown_in: Vec<&str> = (site.config.others(lang))
+                .filter(|l| !index.contains_key(&(l.as_str(), c.id.as_str())))
+                .map(String::as_str)
+                .collect();
             let mut opening = false;
             for block in &page.prepared.blocks {
                 let (section, title, anchor) = match block.heading {
@@ -89,6 +99,7 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
                         None => base.clone(),
                     },
                     text: syms.plain(block.text.trim()),
+                    shown_in: shown_in.clone(),
                 });
             }
             if !opening {
@@ -103,6 +114,7 @@ pub fn collect(site: &Site) -> Vec<Doc<'_>> {
                     chapter: chapter.clone(),
                     url: base.clone(),
                     text: Cow::Borrowed(""),
+                    shown_in: shown_in.clone(),
                 });
             }
         }
@@ -142,6 +154,7 @@ fn glossary_docs<'s>(site: &'s Site, lang: &'s str, out: &mut Vec<Doc<'s>>) {
             url: format!("{lang}/glossary/#{}", e.anchor),
             keys: keys.join("\n").into(),
             text: syms.to_plain(&text.join("\n")).into(),
+            shown_in: Vec::new(),
         });
     }
 }

@@ -1046,8 +1046,8 @@ pub fn write(
     let chunks: Vec<&[Doc<'_>]> = docs.chunks(CHUNK_DOCS).collect();
     chunks.par_iter().enumerate().try_for_each(|(k, chunk)| {
         // One JSON array per document: glossary entry (1) or section (0), section number,
-        // title, chapter, URL, and the first PASSAGE_CHARS of the text with `…` when it goes
-        // on. Written by hand rather than through serde_json: the passages are most of the
+        // title, chapter, URL, the first PASSAGE_CHARS of the text with `…` when it goes
+        // on, and the languages that show the chapter in this language, if any. Written by hand rather than through serde_json: the passages are most of the
         // index's bytes, and they rarely need escaping (see `json::escape_into`).
         let mut s = format!("RulebookSearch.docs({k},[");
         for (i, d) in chunk.iter().enumerate() {
@@ -1066,7 +1066,18 @@ pub fn write(
             if upto.len() < d.text.len() {
                 s.push('…');
             }
-            s.push_str("\"]");
+            s.push('"');
+            // the languages that show this chapter in this language (`Doc::shown_in`)
+            if !d.shown_in.is_empty() {
+                s.push_str(",[");
+                for (i, l) in d.shown_in.iter().enumerate() {
+                    s.push_str(if i > 0 { ",\"" } else { "\"" });
+                    escape_into(l, &mut s);
+                    s.push('"');
+                }
+                s.push(']');
+            }
+            s.push(']');
         }
         s.push_str("]);\n");
         write_file(dir, &format!("search/d/{k}.js"), s.as_bytes())

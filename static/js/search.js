@@ -614,7 +614,7 @@
     })).then(function () {
       return list.map(function (h) {
         var row = chunks[Math.floor(h[0] / meta.chunk)][h[0] % meta.chunk];
-        return { doc: h[0], score: h[1], glossary: row[0] === 1, section: row[1], title: row[2], chapter: row[3], url: row[4], text: row[5] };
+        return { doc: h[0], score: h[1], glossary: row[0] === 1, section: row[1], title: row[2], chapter: row[3], url: row[4], text: row[5], shownIn: row[6] || [] };
       });
     });
   }
@@ -675,7 +675,11 @@
   function item(li, h, terms) {
     var a = doc.createElement("a"), t = doc.createElement("span");
     var c = doc.createElement("span"), s = doc.createElement("span");
-    a.href = href(h.url);
+    /* a chapter this page's language shows from another (not translated yet): its page in
+       this language, where the reader stays in their language's site */
+    var url = h.url, slash = url.indexOf("/");
+    if (h.shownIn.indexOf(S.lang) >= 0 && slash > 0) url = S.lang + url.slice(slash);
+    a.href = href(url);
     a.className = "search-hit" + (h.glossary ? " search-glossary" : "");
     t.className = "search-title";
     if (h.section) {
