@@ -83,6 +83,51 @@ pub const STOP_WORDS: &[&str] = &[
     "по", "при", "про", "під", "та", "то", "у", "це", "чи", "що", "щоб", "і", "із",
 ];
 
+/// A query's numbers of three or more parts written with commas (`7,1,0`) as section numbers
+/// (`7.1.0`): the decimal key of a Ukrainian keyboard's number pad types a comma. Numbers of
+/// two parts (`1,5`) stay as they are: those are decimals as often as sections.
+pub fn section_commas(query: &str) -> std::borrow::Cow<'_, str> {
+    let b = query.as_bytes();
+    let mut out: Option<String> = None;
+    let mut i = 0;
+    while i < b.len() {
+        // a run of digits and commas, not glued to a letter, digit or comma before it
+        if b[i].is_ascii_digit()
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b','))
+        {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_digit() || b[j] == b',') {
+                j += 1;
+            }
+            // a comma after the number is punctuation
+            while b[j - 1] == b',' {
+                j -= 1;
+            }
+            let run = &query[i..j];
+            let parts = run.split(',').count();
+            let well_formed = !run.contains(",,");
+            let free = j == b.len() || !b[j].is_ascii_alphanumeric();
+            if parts >= 3 && well_formed && free {
+                let o = out.get_or_insert_with(|| query[..i].to_string());
+                o.push_str(&run.replace(',', "."));
+            } else if let Some(o) = out.as_mut() {
+                o.push_str(run);
+            }
+            i = j;
+            continue;
+        }
+        let ch = query[i..].chars().next().map_or(1, char::len_utf8);
+        if let Some(o) = out.as_mut() {
+            o.push_str(&query[i..i + ch]);
+        }
+        i += ch;
+    }
+    match out {
+        Some(o) => std::borrow::Cow::Owned(o),
+        None => std::borrow::Cow::Borrowed(query),
+    }
+}
+
 /// Whether a word as typed (see [`Word::typed`]) is one of the [`STOP_WORDS`].
 pub fn is_stop_word(typed: &str) -> bool {
     STOP_WORDS.binary_search(&typed).is_ok()
@@ -95,7 +140,7 @@ pub fn is_stop_word(typed: &str) -> bool {
 /// being typed (`на` of `накладання`). A query of little words alone keeps them all.
 pub fn query_words(query: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for t in tokenize(query) {
+    for t in tokenize(&section_commas(query)) {
         if !out.iter().any(|(term, _)| *term == t.term) {
             out.push((t.term, t.exact));
         }
@@ -415,6 +460,22 @@ mod tests {
 
     fn vocab(words: &[&str]) -> Vec<(String, u64)> {
         words.iter().map(|w| (w.to_string(), 1)).collect()
+    }
+
+    #[test]
+    fn section_numbers_typed_with_commas_are_section_numbers() {
+        for (q, want) in [
+            ("7,1,0", "7.1.0"),
+            ("див. 7,1,0 і 12,2,0", "див. 7.1.0 і 12.2.0"),
+            ("розділ 7,1,0,", "розділ 7.1.0,"),
+            ("1,5", "1,5"),
+            ("7,,1,0", "7,,1,0"),
+            ("a7,1,0", "a7,1,0"),
+            ("7,1,0a", "7,1,0a"),
+            ("кубик", "кубик"),
+        ] {
+            assert_eq!(section_commas(q), want, "{q}");
+        }
     }
 
     #[test]
