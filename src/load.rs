@@ -356,7 +356,7 @@ pub fn parse_chapter(
             let message = match msg.split_once(": invalid type: integer `") {
                 Some((key, rest)) if rest.contains("` as u128") || rest.contains("` as i128") => {
                     format!(
-                        "`{key}` is a number too large to read; use a whole number between {} and {}",
+                        "`{key}` is a number too large to read (whole numbers go from {} to {})",
                         i64::MIN,
                         i64::MAX
                     )

@@ -745,3 +745,54 @@ fn measure_search() {
         );
     }
 }
+
+/// A glossary entry's other names (aliases, other languages' terms) are title words outside
+/// its title's length on both sides, numbers among them (`Phase 2`), and a word in both its
+/// name and an alias counts once in the document frequency (which orders a prefix's
+/// completions before the cut to the first 16): the command line and the browser give the
+/// same results for such entries.
+#[test]
+fn other_names_of_glossary_entries_rank_alike_on_both_sides() {
+    let mut words = String::new();
+    for c in 'b'..='q' {
+        words.push_str(&format!("zq{c} "));
+    }
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            &format!("---\nid: a\ntitle: One\n---\n\n## 2. Movement\n\nMove {words}\n\n## 3. Two\n\nAgain {words}\n"),
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Один\n---\n\nТекст.\n",
+        ),
+        (
+            "content/en/glossary.json",
+            r#"{"second phase": {"term": "Second phase", "definition": "The next one.", "aliases": ["Phase 2"]}, "zqa": {"term": "Zqa", "definition": "A word.", "aliases": ["zqa card"]}}"#,
+        ),
+        ("content/uk/glossary.json", r#"{"second phase": {"term": "Друга фаза", "definition": "Наступна."}}"#),
+    ]);
+    build_ok(d.path());
+    let server = StaticServer::start(&d.path().join("public"), "/");
+    let b = Browser::start(1000, 800);
+    b.goto(&format!("{}en/", server.url));
+    b.wait_until(
+        "return document.readyState === 'complete' && window.RulebookSearch",
+        10,
+        "page load",
+    );
+    for q in ["2", "phase 2", "zq", "zqa", "second phase", "друга фаза"] {
+        let cli = cli_top_ten(d.path(), "en", q);
+        b.js_with(
+            "window.__got = null; RulebookSearch.query(arguments[0], 'en').then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
+            vec![Value::from(q)],
+        );
+        let web = b.wait_until("return window.__got", 20, q);
+        assert_eq!(serde_json::json!(cli), web, "{q}");
+    }
+    // the alias's number finds the entry
+    assert!(cli_top_ten(d.path(), "en", "2")
+        .iter()
+        .any(|u| u.contains("glossary/#second-phase")));
+}

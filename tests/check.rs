@@ -491,3 +491,66 @@ fn a_file_that_does_not_load_brings_no_follow_on_findings() {
         );
     }
 }
+
+/// A file with an error that still loaded (a glossary with a key twice, a chapter with a
+/// section number twice) is still checked against the other languages: only what did not
+/// load is spared the follow-on findings.
+#[test]
+fn a_file_with_an_error_that_loaded_is_still_paired() {
+    let en = "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## 1.1.0 One\n\nFirst rule.\n";
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/a.md", en),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\n## 1.1.0 Один\n\nПерше правило.\n",
+        ),
+        (
+            "content/en/glossary.json",
+            "{\"discard\": \"To discard.\", \"beta\": \"Only English.\"}",
+        ),
+        (
+            "content/uk/glossary.json",
+            "{\"discard\": \"Скинути.\", \"discard\": \"Скинути ще раз.\"}",
+        ),
+    ]);
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1, "the uk glossary has an error: {}", r.stderr);
+    // record by hand what `translated` would, then change the source
+    let (_, v) = check_json(s.path(), &[]);
+    let f = findings(&v);
+    assert!(
+        f.iter()
+            .any(|(k, file, _)| k == "glossary-one-language" && file == "content/en/glossary.json"),
+        "{f:?}"
+    );
+    // a section number twice in the English source: an error, but the chapter loaded, so
+    // its changed text still makes the Ukrainian translation stale
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/a.md", en),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\n## 1.1.0 Один\n\nПерше правило.\n",
+        ),
+    ]);
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    write(
+        s.path(),
+        "content/en/a.md",
+        en.replace(
+            "First rule.",
+            "First rule, changed.\n\n## 1.1.0 Again\n\nText.",
+        )
+        .as_bytes(),
+    );
+    let (code, v) = check_json(s.path(), &[]);
+    let f = findings(&v);
+    assert_eq!(code, 1, "{f:?}");
+    assert!(
+        f.iter()
+            .any(|(k, file, _)| k == "stale-translation" && file == "content/uk/a.md"),
+        "{f:?}"
+    );
+}

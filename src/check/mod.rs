@@ -202,10 +202,7 @@ impl Failed {
                 if !d.file.starts_with(Path::new("content").join(lang)) {
                     continue;
                 }
-                let glossary = d
-                    .file
-                    .file_stem()
-                    .is_some_and(|s| s.to_string_lossy().starts_with("glossary"));
+                let glossary = d.file.extension().is_some_and(|e| e != "md");
                 if glossary {
                     f.glossaries.insert(lang.clone());
                     continue;
@@ -292,7 +289,8 @@ fn pairing(site: &Site, failed: &Failed) -> Vec<Diagnostic> {
         for e in &g.entries {
             let keys: Vec<&String> = std::iter::once(&e.key).chain(&e.merged_keys).collect();
             for other in site.config.others(lang) {
-                if failed.glossaries.contains(other) {
+                // a glossary with an error that still loaded (a duplicate key) is checked
+                if failed.glossaries.contains(other) && !site.glossaries.contains_key(other) {
                     continue;
                 }
                 let has = site
@@ -389,10 +387,11 @@ fn stale_translations(
                     continue;
                 }
             };
-            if failed.chapter(&then.lang, &c.id) {
-                continue;
-            }
             let Some(src) = site.page(&then.lang, &c.id) else {
+                // gone only because its file did not load: that error is the finding
+                if failed.chapter(&then.lang, &c.id) {
+                    continue;
+                }
                 out.push(Diagnostic::warning(
                     "stale-translation",
                     &c.path,

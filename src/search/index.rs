@@ -407,17 +407,17 @@ impl SearchIndex {
         Self::open(&index_dir, langs).map_err(err)
     }
 
-    /// Every term of the index with its document frequency (title + body), sorted.
+    /// Every term of the index with its document frequency (title + body), sorted. The
+    /// title is the title field and a glossary entry's other names (`others`) as one: a
+    /// document with a word in both counts once, as in the browser's index, where they are
+    /// one list (the frequency orders a word's typo and prefix expansions). Numbers are in
+    /// the list only to be found: they are matched exactly, so their frequency orders
+    /// nothing, and it is not worked out.
     pub fn vocabulary(&self) -> tantivy::Result<Vec<(String, u64)>> {
         let searcher = self.reader.searcher();
         let mut all: HashMap<String, u64> = HashMap::new();
         for seg in searcher.segment_readers() {
-            for field in [
-                self.fields.title,
-                self.fields.body,
-                self.fields.number,
-                self.fields.others,
-            ] {
+            for field in [self.fields.title, self.fields.body, self.fields.number] {
                 let inv = seg.inverted_index(field)?;
                 let mut stream = inv.terms().stream()?;
                 while stream.advance() {
@@ -426,6 +426,24 @@ impl SearchIndex {
                     };
                     *all.entry(t.to_string()).or_default() += u64::from(stream.value().doc_freq);
                 }
+            }
+            // the other names: few (a glossary's), so their documents are read and those
+            // the title field lacks are counted
+            let inv = seg.inverted_index(self.fields.others)?;
+            let mut stream = inv.terms().stream()?;
+            let mut terms = Vec::new();
+            while stream.advance() {
+                if let Ok(t) = std::str::from_utf8(stream.key()) {
+                    terms.push(t.to_string());
+                }
+            }
+            for t in terms {
+                let title = freqs(seg, self.fields.title, &t)?;
+                let new = freqs(seg, self.fields.others, &t)?
+                    .iter()
+                    .filter(|(d, _)| title.binary_search_by_key(d, |x| x.0).is_err())
+                    .count();
+                *all.entry(t).or_default() += new as u64;
             }
         }
         let mut v: Vec<(String, u64)> = all.into_iter().collect();
@@ -514,13 +532,11 @@ impl SearchIndex {
                         let mut list = freqs(seg, *field, term)?;
                         if fi == 0 {
                             // words of the title outside its length (rank.rs, step 3): a
-                            // section's own number, a glossary entry's other names
-                            let outside = if rank::is_number(term) {
-                                self.fields.number
-                            } else {
-                                self.fields.others
-                            };
-                            list = merge_freqs(&list, &freqs(seg, outside, term)?);
+                            // section's own number, a glossary entry's other names (which
+                            // may have numbers too: `Phase 2`)
+                            for outside in [self.fields.number, self.fields.others] {
+                                list = merge_freqs(&list, &freqs(seg, outside, term)?);
+                            }
                         }
                         // the index is one segment (see `build`): its list is every
                         // document with the term

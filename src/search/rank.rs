@@ -421,7 +421,9 @@ pub const SHOWN: usize = 10;
 /// Step 5: among the first [`SHOWN`] results, those whose title is exactly the query come
 /// first, in their order; the others keep theirs. `exact` says whether a document's title
 /// has every query word's own term and is as long as the query (only the document's own
-/// name counts in that length: `Doc::names`). A glossary entry named by the query thus ranks
+/// name counts in that length: `Doc::names`). A title with a little word in it (`Line of
+/// sight`) is one word longer than the query without it, so it is not told: telling it would
+/// need the little word's postings, the largest of all, which the browser does not load. A glossary entry named by the query thus ranks
 /// above a longer entry that contains its name (`поле бою`: *Поле бою* above *Ліміт поля
 /// бою*, whose text says `полі бою` again). Only the order within the first page changes,
 /// so the browser's proof of that page (which documents are in it) holds as it is.
@@ -473,6 +475,8 @@ mod tests {
             ("a7,1,0", "a7,1,0"),
             ("7,1,0a", "7,1,0a"),
             ("кубик", "кубик"),
+            ("7,1,0,,5", "7,1,0,,5"),
+            ("ж7,1,0", "ж7.1.0"),
         ] {
             assert_eq!(section_commas(q), want, "{q}");
         }

@@ -60,10 +60,26 @@ fn sweep_previews(root: &Path) {
         return;
     };
     for e in entries.flatten() {
-        let Some(pid) = e
-            .file_name()
-            .to_str()
+        let name = e.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        // a killed preview's unfinished build beside its folder: `.rulebook-serve-PID.rulebook-…`
+        // (the name the build gives its staging folder; only a build makes one)
+        if let Some(pid) = name
+            .strip_prefix('.')
             .and_then(|n| n.strip_prefix(PREVIEW_PREFIX))
+            .and_then(|n| n.split_once(".rulebook-"))
+            .and_then(|(p, _)| p.parse::<u32>().ok())
+        {
+            let dir = e.file_type().is_ok_and(|t| t.is_dir());
+            if pid != std::process::id() && !crate::stop::running(pid) && dir {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+            continue;
+        }
+        let Some(pid) = name
+            .strip_prefix(PREVIEW_PREFIX)
             .and_then(|p| p.parse::<u32>().ok())
         else {
             continue;

@@ -160,9 +160,15 @@
   /* ---- matching and ranking: src/search/rank.rs, step by step ---- */
   /* rank.rs `query_words`: a little word (meta.stop) is left out when another word is not
      one, unless it is the last word and long enough to be the start of a longer one. */
+  /* rank.rs `section_commas`: 7,1,0 (three parts or more) is the section number 7.1.0 */
+  function sectionCommas(q) {
+    return q.replace(/(^|[^0-9A-Za-z,])([0-9]+(?:,[0-9]+){2,})(?!,*[0-9])(?![A-Za-z])/g, function (m, pre, num) {
+      return pre + num.replace(/,/g, ".");
+    });
+  }
   function queryWords(q) {
     var out = [], seen = new Set(), stop, n;
-    window.RulebookAnalyzer.tokenize(q).forEach(function (t) {
+    window.RulebookAnalyzer.tokenize(sectionCommas(q)).forEach(function (t) {
       if (!seen.has(t.term)) {
         seen.add(t.term);
         out.push({ term: t.term, typed: t.exact.replace(/ґ/g, "г"), exact: t.exact, spelling: spelling(t.exact, t.term) });
