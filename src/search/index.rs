@@ -437,12 +437,19 @@ impl SearchIndex {
                     terms.push(t.to_string());
                 }
             }
+            let titles = seg.inverted_index(self.fields.title)?;
             for t in terms {
-                let title = freqs(seg, self.fields.title, &t)?;
-                let new = freqs(seg, self.fields.others, &t)?
-                    .iter()
-                    .filter(|(d, _)| title.binary_search_by_key(d, |x| x.0).is_err())
-                    .count();
+                let others = freqs(seg, self.fields.others, &t)?;
+                // the title's list of a common word is long: seek the few documents in it
+                let mut new = others.len();
+                let term = Term::from_field_text(self.fields.title, &t);
+                if let Some(mut title) = titles.read_postings(&term, IndexRecordOption::Basic)? {
+                    for (d, _) in &others {
+                        if title.doc() <= *d && title.seek(*d) == *d {
+                            new -= 1;
+                        }
+                    }
+                }
                 *all.entry(t).or_default() += new as u64;
             }
         }
