@@ -243,12 +243,32 @@ pub fn distance(a: &[char], b: &[char], limit: usize) -> usize {
     if a.len().abs_diff(b.len()) > limit {
         return limit + 1;
     }
+    if a.is_empty() {
+        return b.len();
+    }
+    let mut last = limit + 1;
+    osa_rows(a, b, a.len(), |i, at_end, row_min| {
+        if row_min > limit {
+            return false;
+        }
+        if i == a.len() {
+            last = at_end;
+        }
+        true
+    });
+    last
+}
+
+/// The optimal string alignment table of `a[..rows]` against `b`, a row at a time: for each
+/// row `i` from 1, `row(i, distance(a[..i], b), the row's least value)`, until it returns
+/// false. Every later row's values are at least a row's least, which is when callers stop.
+fn osa_rows(a: &[char], b: &[char], rows: usize, mut row: impl FnMut(usize, usize, usize) -> bool) {
     let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
+    let mut d = vec![0usize; (rows + 1) * w];
     for (j, cell) in d.iter_mut().take(w).enumerate() {
         *cell = j;
     }
-    for i in 1..=a.len() {
+    for i in 1..=rows {
         d[i * w] = i;
         let mut row_min = i;
         for j in 1..w {
@@ -262,11 +282,10 @@ pub fn distance(a: &[char], b: &[char], limit: usize) -> usize {
             d[i * w + j] = v;
             row_min = row_min.min(v);
         }
-        if row_min > limit {
-            return limit + 1;
+        if !row(i, d[i * w + b.len()], row_min) {
+            return;
         }
     }
-    d[a.len() * w + b.len()]
 }
 
 /// Longest ending of a word that [`ending_distance`] lets go unmatched.
@@ -290,34 +309,13 @@ pub fn ending_distance(word: &[char], stem: &[char], limit: usize) -> usize {
         return limit + 1;
     }
     // distance(word[..i], stem) for every i: one table, its last column
-    let w = stem.len() + 1;
-    let mut d = vec![0usize; (n + 1) * w];
-    for (j, cell) in d.iter_mut().take(w).enumerate() {
-        *cell = j;
-    }
     let mut best = limit + 1;
-    for i in 1..n {
-        d[i * w] = i;
-        let mut row_min = i;
-        for j in 1..w {
-            let cost = usize::from(word[i - 1] != stem[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && word[i - 1] == stem[j - 2] && word[i - 2] == stem[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-            row_min = row_min.min(v);
-        }
+    osa_rows(word, stem, n - 1, |i, at_end, row_min| {
         if i >= shortest {
-            best = best.min(d[i * w + stem.len()] + 1);
+            best = best.min(at_end + 1);
         }
-        // every later row is at least this row's least
-        if row_min + 1 > limit {
-            break;
-        }
-    }
+        row_min < limit
+    });
     best.min(limit + 1)
 }
 
@@ -540,6 +538,10 @@ mod tests {
         assert_eq!(distance(&c("жетон"), &c("жетно"), 2), 1);
         assert_eq!(distance(&c("жетон"), &c("жтон"), 2), 1);
         assert_eq!(distance(&c("жетон"), &c("ж"), 1), 2);
+        assert_eq!(distance(&c("жетон"), &c("жетно"), 0), 1);
+        assert_eq!(distance(&c("жетон"), &c("жеотн"), 2), 1);
+        assert_eq!(distance(&c(""), &c("аб"), 2), 2);
+        assert_eq!(distance(&c("аб"), &c(""), 2), 2);
     }
 
     #[test]

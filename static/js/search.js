@@ -207,12 +207,12 @@
     return any ? out : [];
   }
   function maxDistance(n) { return n <= 4 ? 0 : n <= 8 ? 1 : 2; }
-  function distance(a, b, limit) {
-    var w = b.length + 1, d, i, j, v, rowMin;
-    if (Math.abs(a.length - b.length) > limit) return limit + 1;
-    d = new Array((a.length + 1) * w);
+  /* rank.rs `osa_rows`: the optimal string alignment table of a[..rows] against b, a row at
+     a time: row(i, distance(a[..i], b), the row's least) until it returns false. */
+  function osaRows(a, b, rows, row) {
+    var w = b.length + 1, d = new Array((rows + 1) * w), i, j, v, rowMin;
     for (j = 0; j < w; j++) d[j] = j;
-    for (i = 1; i <= a.length; i++) {
+    for (i = 1; i <= rows; i++) {
       d[i * w] = i; rowMin = i;
       for (j = 1; j < w; j++) {
         v = Math.min(d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
@@ -220,29 +220,29 @@
         d[i * w + j] = v;
         if (v < rowMin) rowMin = v;
       }
-      if (rowMin > limit) return limit + 1;
+      if (!row(i, d[i * w + b.length], rowMin)) return;
     }
-    return d[a.length * w + b.length];
+  }
+  function distance(a, b, limit) {
+    var last = limit + 1;
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    if (!a.length) return b.length;
+    osaRows(a, b, a.length, function (i, atEnd, rowMin) {
+      if (rowMin > limit) return false;
+      if (i === a.length) last = atEnd;
+      return true;
+    });
+    return last;
   }
   /* rank.rs `ending_distance`: the distance from the stem to the word without its last 1 to
      MAX_ENDING letters, plus one for a misspelled ending the stemmer could not take off. */
   function endingDistance(word, stem, limit) {
-    var n = word.length, shortest = Math.max(Math.ceil(n / 2), 3, n - MAX_ENDING);
-    var w = stem.length + 1, d, i, j, v, rowMin, best = limit + 1;
+    var n = word.length, shortest = Math.max(Math.ceil(n / 2), 3, n - MAX_ENDING), best = limit + 1;
     if (limit === 0 || shortest >= n || stem.length + limit <= shortest || stem.length + 1 >= n + limit) return limit + 1;
-    d = new Array((n + 1) * w);
-    for (j = 0; j < w; j++) d[j] = j;
-    for (i = 1; i < n; i++) {
-      d[i * w] = i; rowMin = i;
-      for (j = 1; j < w; j++) {
-        v = Math.min(d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + (word[i - 1] === stem[j - 1] ? 0 : 1));
-        if (i > 1 && j > 1 && word[i - 1] === stem[j - 2] && word[i - 2] === stem[j - 1]) v = Math.min(v, d[(i - 2) * w + j - 2] + 1);
-        d[i * w + j] = v;
-        if (v < rowMin) rowMin = v;
-      }
-      if (i >= shortest) best = Math.min(best, d[i * w + stem.length] + 1);
-      if (rowMin + 1 > limit) break;
-    }
+    osaRows(word, stem, n - 1, function (i, atEnd, rowMin) {
+      if (i >= shortest) best = Math.min(best, atEnd + 1);
+      return rowMin < limit;
+    });
     return Math.min(best, limit + 1);
   }
   function expand(term, typed, last) {
