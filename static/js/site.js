@@ -58,6 +58,8 @@
   function init() {
     fitScrollPadding();
     window.addEventListener("resize", fitScrollPadding);
+    // a web font that comes late can change the header's height
+    if (doc.fonts && doc.fonts.ready) doc.fonts.ready.then(fitScrollPadding);
     fixFileLinks(doc);
     doc.addEventListener("click", langSwitch, true);
     try { localStorage.setItem("rulebook-lang", doc.documentElement.lang); } catch (err) {}
