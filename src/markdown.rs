@@ -466,8 +466,12 @@ impl<'s> State<'s> {
         let level_n = level as u8;
         let mut text = String::new();
         for e in &inner {
-            if let Event::Text(t) | Event::Code(t) = e {
-                text.push_str(t);
+            match e {
+                Event::Text(t) | Event::Code(t) => text.push_str(t),
+                // a heading of two lines (`Attack` / `with fire` over `===`) is two words
+                // there, not `Attackwith`
+                Event::SoftBreak | Event::HardBreak => text.push(' '),
+                _ => {}
             }
         }
         let numbered = if self.src.sections {

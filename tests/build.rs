@@ -261,6 +261,23 @@ fn markdown_features_symbols_images_and_footnotes() {
     assert_eq!(attrs(&en, ".footnote", "id"), ["fn-a"]);
 }
 
+/// A heading written on two lines (a setext heading over `===`) is two words in its anchor
+/// and its text, not one run together (`#attackwith-fire`).
+#[test]
+fn a_heading_on_two_lines_keeps_its_words_apart() {
+    let dir = fixture();
+    write(
+        dir.path(),
+        "content/en/03-fire.md",
+        b"---\nid: fire\ntitle: Fire\n---\n\nAttack\nwith fire\n---------\n\nText.\n",
+    );
+    build_ok(dir.path());
+    let doc = page(&dir.path().join("public/en/fire/index.html"));
+    assert_eq!(attrs(&doc, "article h2[id]", "id"), ["attack-with-fire"]);
+    let toc: Vec<String> = texts(&doc, ".toc a");
+    assert!(toc.iter().any(|t| t == "Attack with fire"), "{toc:?}");
+}
+
 #[test]
 fn glossary_merges_aliases_sorts_and_pairs() {
     let dir = fixture();
