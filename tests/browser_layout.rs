@@ -15,6 +15,18 @@ fn wait_loaded(b: &Browser) {
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
 }
 
+/// Types `q` into the empty search box and waits until its results are all in; returns the
+/// addresses of the results.
+fn search(b: &Browser, q: &str) -> Value {
+    b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+    b.type_into("#search-input", q);
+    b.wait_until(
+        &format!("var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {} && !r.hasAttribute('aria-busy') && Array.from(r.querySelectorAll('a.search-hit')).map(a => a.getAttribute('href'));", Value::from(q)),
+        20,
+        "results",
+    )
+}
+
 #[test]
 fn the_search_panel_stays_inside_the_window() {
     let server = served_default_site("browser-layout");
@@ -23,13 +35,7 @@ fn the_search_panel_stays_inside_the_window() {
         b.resize(width, 800);
         b.goto(&format!("{}uk/damage-and-destruction/", server.url));
         wait_loaded(&b);
-        b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
-        b.type_into("#search-input", "жетон");
-        b.wait_until(
-            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === 'жетон';",
-            20,
-            "results",
-        );
+        search(&b, "жетон");
         let fit = b.js("var r = document.getElementById('search-results').getBoundingClientRect(), w = document.documentElement.clientWidth; return [r.left, r.right, w, document.documentElement.scrollWidth];");
         let f = |i: usize| fit[i].as_f64().unwrap();
         assert!(
@@ -148,13 +154,7 @@ fn the_arrows_tell_screen_readers_which_result_they_reach() {
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}en/", server.url));
     wait_loaded(&b);
-    b.js("document.getElementById('search-input').focus();");
-    b.type_into("#search-input", "token");
-    b.wait_until(
-        "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === 'token';",
-        20,
-        "results",
-    );
+    search(&b, "token");
     assert_eq!(
         b.js("return document.querySelector('#search-results ol').getAttribute('role')"),
         Value::from("listbox")
@@ -203,15 +203,7 @@ fn a_result_in_a_chapter_not_translated_yet_stays_in_the_readers_language() {
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}uk/", server.url));
     wait_loaded(&b);
-    let links = |q: &str| {
-        b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
-        b.type_into("#search-input", q);
-        b.wait_until(
-            &format!("var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {} && !r.hasAttribute('aria-busy') && Array.from(r.querySelectorAll('a.search-hit')).map(a => a.getAttribute('href'));", Value::from(q)),
-            20,
-            "results",
-        )
-    };
+    let links = |q: &str| search(&b, q);
     let got = links("7.1.0");
     let first = got[0].as_str().unwrap_or_default();
     assert!(first.ends_with("uk/damage-and-destruction/#7.1.0"), "{got}");

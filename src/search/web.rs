@@ -73,14 +73,12 @@ struct FieldTerms {
 }
 
 impl FieldTerms {
-    /// Adds `more`'s terms as occurrences of this field without counting them in its length
-    /// (a glossary entry's other names in its title: rank.rs, step 3).
-    fn add_outside_length(&mut self, more: FieldTerms) {
-        for (id, tf) in more.terms {
-            match self.terms.iter_mut().find(|(t, _)| *t == id) {
-                Some((_, n)) => *n += tf,
-                None => self.terms.push((id, tf)),
-            }
+    /// Adds `tf` occurrences of term `id` to this field without counting them in its length
+    /// (rank.rs, step 3: a section's own number, a glossary entry's other names).
+    fn add_outside_length(&mut self, id: u32, tf: u32) {
+        match self.terms.iter_mut().find(|(t, _)| *t == id) {
+            Some((_, n)) => *n += tf,
+            None => self.terms.push((id, tf)),
         }
     }
 }
@@ -190,10 +188,7 @@ impl Run {
             return;
         }
         let id = self.id_of(number);
-        match title.terms.iter_mut().find(|(t, _)| *t == id) {
-            Some((_, tf)) => *tf += 1,
-            None => title.terms.push((id, 1)),
-        }
+        title.add_outside_length(id, 1);
     }
 }
 
@@ -694,8 +689,9 @@ pub fn write(
                 let (own, others) = d.names();
                 let mut title = run.field(own, &mut spelled, &cache);
                 if !others.is_empty() {
-                    let more = run.field(others, &mut spelled, &cache);
-                    title.add_outside_length(more);
+                    for (id, tf) in run.field(others, &mut spelled, &cache).terms {
+                        title.add_outside_length(id, tf);
+                    }
                 }
                 run.own_number(&mut title, &d.section);
                 let fields = [title, run.field(&d.text, &mut spelled, &cache)];
