@@ -269,7 +269,8 @@ fn little_words_do_not_lose_the_entry() {
 
 /// A glossary entry searched by its name (as the glossary writes it) comes first: rank.rs
 /// step 5 puts the results whose title is exactly the query before longer titles that
-/// contain it. Target: ≥ 90 % of the default glossaries' names (before step 5: 188 of 218).
+/// contain it. Target: ≥ 90 % of the default glossaries' names (before step 5: 188 of 218;
+/// 200 with it; 203 since a little word between two words counts in the length).
 #[test]
 fn a_glossary_entry_searched_by_its_name_comes_first() {
     let d = default_site();
@@ -293,14 +294,18 @@ fn a_glossary_entry_searched_by_its_name_comes_first() {
     let pct = first as f64 * 100.0 / total as f64;
     println!("glossary names: {first}/{total} find their entry first ({pct:.1} %)");
     assert!(pct >= 90.0, "{missed:#?}");
-    // the cases a review found: a longer entry that contains the name came first
-    for (q, want) in [
-        ("поле бою", "Поле бою"),
-        ("полем бою", "Поле бою"),
-        ("ПОЛЕ ЗАКЛЯТЬ", "Поле заклять"),
-        ("значення життя", "Значення життя"),
+    // the cases a review found: a longer entry that contains the name came first; and names
+    // with a little word between two words, which counts in the query's length though it is
+    // left out of its words
+    for (lang, q, want) in [
+        ("uk", "поле бою", "Поле бою"),
+        ("uk", "полем бою", "Поле бою"),
+        ("uk", "ПОЛЕ ЗАКЛЯТЬ", "Поле заклять"),
+        ("uk", "значення життя", "Значення життя"),
+        ("en", "winning and losing", "Winning and losing"),
+        ("en", "play / in play", "Play / in play"),
     ] {
-        let hits = search_json(d.path(), &["--lang", "uk", "--limit", "1", q]);
+        let hits = search_json(d.path(), &["--lang", lang, "--limit", "1", q]);
         assert_eq!(hits[0]["title"].as_str(), Some(want), "{q}");
     }
 }

@@ -616,10 +616,11 @@ impl SearchIndex {
             .collect();
         let mut ranked = rank::combine(&ords, &scores, words.len());
         let by_ord: HashMap<u64, (u32, u32)> = ords.iter().copied().zip(keys).collect();
+        let lengths = rank::title_lengths(query);
         let is_exact = |ord: u64| {
             let key = by_ord[&ord];
             titled.iter().all(|t| t.contains(&key))
-                && title_len.get(&key) == Some(&(words.len() as u32))
+                && title_len.get(&key).is_some_and(|n| lengths.contains(n))
         };
         rank::exact_first(&mut ranked, is_exact);
         let marks: Vec<String> = words

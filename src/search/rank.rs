@@ -159,6 +159,29 @@ pub fn query_words(query: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The title lengths step 5 takes as the query's ([`exact_first`]): its words as typed,
+/// repeats included, without the little words left out of it; and the same with the little
+/// words that stand between two of its words. `line of sight` is 2 or 3 words long, so it
+/// names *Line of Sight*; `на полі бою` (on the battlefield) is 2, as the little word is at
+/// its edge, so it names *Поле бою* and not the longer *Ліміт поля бою*.
+pub fn title_lengths(query: &str) -> [u32; 2] {
+    let kept: Vec<String> = query_words(query).into_iter().map(|(t, _)| t).collect();
+    let tokens: Vec<bool> = tokenize(&section_commas(query))
+        .iter()
+        .map(|t| kept.contains(&t.term))
+        .collect();
+    let short = tokens.iter().filter(|k| **k).count();
+    let (first, last) = (
+        tokens.iter().position(|k| *k),
+        tokens.iter().rposition(|k| *k),
+    );
+    let inner = match (first, last) {
+        (Some(a), Some(b)) => tokens[a..=b].iter().filter(|k| !**k).count(),
+        _ => 0,
+    };
+    [short as u32, (short + inner) as u32]
+}
+
 /// How a word is spelled, at the granularity of terms: its term with `ґ` put back wherever
 /// the exact form has it at the same letter (the stemmer changes only the end of a word, and
 /// never a `г`). Equal to the term for every word without `ґ`; folding `ґ` → `г` in a
@@ -418,12 +441,13 @@ pub const SHOWN: usize = 10;
 
 /// Step 5: among the first [`SHOWN`] results, those whose title is exactly the query come
 /// first, in their order; the others keep theirs. `exact` says whether a document's title
-/// has every query word's own term and is as long as the query (only the document's own
-/// name counts in that length: `Doc::names`). A title with a little word in it (`Line of
-/// sight`) is one word longer than the query without it, so it is not told: telling it would
-/// need the little word's postings, the largest of all, which the browser does not load. A glossary entry named by the query thus ranks
-/// above a longer entry that contains its name (`поле бою`: *Поле бою* above *Ліміт поля
-/// бою*, whose text says `полі бою` again). Only the order within the first page changes,
+/// has every query word's own term and is one of the query's [`title_lengths`] long (only
+/// the document's own name counts in that length: `Doc::names`). A little word between two
+/// of the query's words counts, so `line of sight` names *Line of Sight*; the little word
+/// itself is not checked (that would need its postings, the largest of all, which the
+/// browser does not load), so *Line to Sight* would pass too. A glossary entry named by the
+/// query thus ranks above a longer entry that contains its name (`поле бою`: *Поле бою*
+/// above *Ліміт поля бою*, whose text says `полі бою` again). Only the order within the first page changes,
 /// so the browser's proof of that page (which documents are in it) holds as it is.
 pub fn exact_first(ranked: &mut [(u64, f64)], exact: impl Fn(u64) -> bool) {
     let n = ranked.len().min(SHOWN);
@@ -485,6 +509,26 @@ mod tests {
         assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(is_stop_word("на") && is_stop_word("і") && is_stop_word("the"));
         assert!(!is_stop_word("поле") && !is_stop_word("unit"));
+    }
+
+    #[test]
+    fn a_little_word_between_two_words_counts_in_the_title_length() {
+        for (q, n) in [
+            ("line of sight", [2, 3]),
+            ("winning and losing", [2, 3]),
+            ("in play", [1, 1]),
+            // `in` is the last word met (repeats are one word): it may be a word being typed
+            ("play / in play", [3, 3]),
+            ("на полі бою", [2, 2]),
+            ("стос скиду і", [2, 2]),
+            ("жетон виснаження на карті", [3, 4]),
+            ("7,1,0 discarding", [2, 2]),
+            // little words alone are the query's words
+            ("in a", [2, 2]),
+            ("", [0, 0]),
+        ] {
+            assert_eq!(title_lengths(q), n, "{q}");
+        }
     }
 
     #[test]

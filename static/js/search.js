@@ -166,9 +166,10 @@
       return pre + num.replace(/,/g, ".");
     });
   }
+  /* rank.rs `query_words`; the array's `lengths` are rank.rs `title_lengths` (step 5). */
   function queryWords(q) {
-    var out = [], seen = new Set(), stop, n;
-    window.RulebookAnalyzer.tokenize(sectionCommas(q)).forEach(function (t) {
+    var out = [], seen = new Set(), stop, n, kept, tokens = window.RulebookAnalyzer.tokenize(sectionCommas(q));
+    tokens.forEach(function (t) {
       if (!seen.has(t.term)) {
         seen.add(t.term);
         out.push({ term: t.term, typed: t.exact.replace(/ґ/g, "г"), exact: t.exact, spelling: spelling(t.exact, t.term) });
@@ -176,11 +177,21 @@
     });
     if (!stopWords) stopWords = new Set(meta.stop);
     stop = function (w) { return stopWords.has(w.typed); };
-    if (out.every(stop)) return out;
     n = out.length;
-    return out.filter(function (w, i) {
+    kept = out.every(stop) ? out : out.filter(function (w, i) {
       return !stop(w) || (i + 1 === n && Array.from(w.exact).length >= MIN_PREFIX);
     });
+    kept.lengths = titleLengths(tokens, kept);
+    return kept;
+  }
+  /* rank.rs `title_lengths`: the words as typed without the little words left out, and with
+     those of them between two kept words. */
+  function titleLengths(tokens, kept) {
+    var terms = new Set(kept.map(function (w) { return w.term; }));
+    var flags = tokens.map(function (t) { return terms.has(t.term); });
+    var short = flags.filter(Boolean).length, a = flags.indexOf(true), b = flags.lastIndexOf(true), inner = 0;
+    for (var i = a; a >= 0 && i <= b; i++) if (!flags[i]) inner++;
+    return [short, short + inner];
   }
   /* rank.rs `spelling`: the term with ґ put back where the exact form has it. */
   function spelling(exact, term) {
@@ -457,11 +468,12 @@
     return { best: best, bound: bound, seen: seen, open: opened, pair: P, titled: titled, titleLen: titleLen };
   }
   /* rank.rs `exact_first`: among the first SHOWN, the documents whose title is exactly the
-     query (every word's own term in it, and as long as the query) come first, in order. */
-  function exactFirst(ranked, sc, nwords) {
+     query (every word's own term in it, and one of the query's title lengths) come first,
+     in order. */
+  function exactFirst(ranked, sc, nwords, lengths) {
     var head = ranked.slice(0, SHOWN), yes = [], no = [];
     head.forEach(function (h) {
-      var d = h[0], ok = meta.norms[sc.titleLen[d]] === nwords;
+      var d = h[0], ok = lengths.indexOf(meta.norms[sc.titleLen[d]]) >= 0;
       for (var w = 0; ok && w < nwords; w++) ok = sc.titled[w][d] === 1;
       (ok ? yes : no).push(h);
     });
@@ -536,7 +548,7 @@
       var mineLang = meta.langs[li][0] === S.lang;
       var ranked = combine(sc, words.length, li, mineLang ? SHOWN : SHOWN_OTHER, anyMode);
       if (!ranked) blocked.push(li);
-      else if (mineLang) page = exactFirst(ranked, sc, words.length);
+      else if (mineLang) page = exactFirst(ranked, sc, words.length, words.lengths);
       else other = other.concat(ranked.slice(0, SHOWN_OTHER));
     }
     if (blocked.length) return { blocked: blocked, open: sc.open, pairFile: pr && !pr.data ? "search/p/" + pr.k + ".js" : null };
