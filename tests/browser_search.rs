@@ -288,6 +288,10 @@ const MUST_AGREE: &[&str] = &[
     "winning and losing",
     "in play",
     "play / in play",
+    "attack",
+    "attacker",
+    "exhaust",
+    "виснаження (карта)",
 ];
 
 /// Queries of the agreement check: terms, phrases, word forms, typos and prefixes, in both
@@ -382,6 +386,11 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "winning and losing"),
     ("en", "in play"),
     ("en", "play / in play"),
+    // word forms of one term: the title spelled as typed first (rank.rs step 6)
+    ("en", "attack"),
+    ("en", "attacker"),
+    ("en", "exhaust"),
+    ("uk", "виснаження (карта)"),
 ];
 
 #[test]

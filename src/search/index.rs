@@ -622,7 +622,20 @@ impl SearchIndex {
             titled.iter().all(|t| t.contains(&key))
                 && title_len.get(&key).is_some_and(|n| lengths.contains(n))
         };
-        rank::exact_first(&mut ranked, is_exact);
+        let exact = rank::exact_first(&mut ranked, is_exact);
+        let title_of = |ord: u64| -> String {
+            let (s, d) = by_ord[&ord];
+            searcher
+                .doc::<TantivyDocument>(tantivy::DocAddress::new(s, d))
+                .ok()
+                .and_then(|doc| {
+                    doc.get_first(self.fields.shown_title)
+                        .and_then(|v| v.as_str())
+                        .map(str::to_string)
+                })
+                .unwrap_or_default()
+        };
+        rank::spelled_first(&mut ranked, exact, query, title_of);
         let marks: Vec<String> = words
             .iter()
             .flat_map(|w| w.expansions.iter().map(|(t, _)| t.clone()))

@@ -28,6 +28,8 @@
 //!    of floating point arithmetic cannot reorder results.
 //! 5. Among the first [`SHOWN`], the documents whose title is exactly the query come first
 //!    ([`exact_first`]).
+//! 6. Among the first few of those, the titles spelled as the query come first
+//!    ([`spelled_first`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -449,12 +451,47 @@ pub const SHOWN: usize = 10;
 /// query thus ranks above a longer entry that contains its name (`поле бою`: *Поле бою*
 /// above *Ліміт поля бою*, whose text says `полі бою` again). Only the order within the first page changes,
 /// so the browser's proof of that page (which documents are in it) holds as it is.
-pub fn exact_first(ranked: &mut [(u64, f64)], exact: impl Fn(u64) -> bool) {
+/// Returns how many came first.
+pub fn exact_first(ranked: &mut [(u64, f64)], exact: impl Fn(u64) -> bool) -> usize {
     let n = ranked.len().min(SHOWN);
     let mut first: Vec<(u64, f64)> = ranked[..n].to_vec();
     // stable: each group keeps its order
     first.sort_by_key(|(ord, _)| !exact(*ord));
     ranked[..n].copy_from_slice(&first);
+    first.iter().filter(|(ord, _)| exact(*ord)).count()
+}
+
+/// The results step 6 looks at: the first of those step 5 put first. The browser has their
+/// titles at hand, as it loads the first results' details to show them (`EAGER` in
+/// search.js), so step 6 costs it no byte.
+pub const SPELLED_CHECKED: usize = 5;
+
+/// Step 6: among the first [`SPELLED_CHECKED`] of the `exact` results step 5 put first (their
+/// titles have the query's terms and length), those whose title is spelled as the query, word
+/// for word ([`as_typed`]), come first, in their order. Word forms share a term, so step 5
+/// alone put *Attacking* before *Attack* for `attack`, and *Exhaustion Tokens* (a section)
+/// before the glossary's *Exhaustion Token* for `exhaustion token`.
+pub fn spelled_first(
+    ranked: &mut [(u64, f64)],
+    exact: usize,
+    query: &str,
+    title: impl Fn(u64) -> String,
+) {
+    let n = exact.min(SPELLED_CHECKED).min(ranked.len());
+    if n < 2 {
+        return;
+    }
+    let typed = as_typed(&section_commas(query));
+    let mut first: Vec<(u64, f64)> = ranked[..n].to_vec();
+    // stable: each group keeps its order
+    first.sort_by_cached_key(|(ord, _)| as_typed(&title(*ord)) != typed);
+    ranked[..n].copy_from_slice(&first);
+}
+
+/// The words of `text` as written (each token's exact form: lowercase, apostrophes and
+/// look-alike letters folded, `ґ` kept), what step 6 compares.
+pub fn as_typed(text: &str) -> Vec<String> {
+    tokenize(text).into_iter().map(|t| t.exact).collect()
 }
 
 /// Combines per-word scores of the candidate documents into the ranking: `scores[d][w]` is
@@ -509,6 +546,39 @@ mod tests {
         assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(is_stop_word("на") && is_stop_word("і") && is_stop_word("the"));
         assert!(!is_stop_word("поле") && !is_stop_word("unit"));
+    }
+
+    #[test]
+    fn the_title_spelled_as_typed_comes_first_among_the_first_exact_ones() {
+        let titles = [
+            "Attacking",
+            "Attack",
+            "Attacker",
+            "Attack",
+            "Attack",
+            "Attack",
+            "Attack",
+        ];
+        let title = |ord: u64| titles[ord as usize].to_string();
+        let mut ranked: Vec<(u64, f64)> = (0..7).map(|o| (o, 10.0 - o as f64)).collect();
+        // three exact ones: Attack (1) first, then Attacking (0) and Attacker (2) as they were
+        spelled_first(&mut ranked, 3, "ATTACK", title);
+        let order: Vec<u64> = ranked.iter().map(|(o, _)| *o).collect();
+        assert_eq!(order, [1, 0, 2, 3, 4, 5, 6]);
+        // only the first SPELLED_CHECKED of the exact ones are looked at
+        let titles = [
+            "Attacking",
+            "Attacker",
+            "Attacks",
+            "Attacked",
+            "Attacking",
+            "Attack",
+        ];
+        let title = |ord: u64| titles[ord as usize].to_string();
+        let mut ranked: Vec<(u64, f64)> = (0..6).map(|o| (o, 10.0 - o as f64)).collect();
+        spelled_first(&mut ranked, 6, "attack", title);
+        assert_eq!(ranked[0].0, 0);
+        assert_eq!(ranked[5].0, 5);
     }
 
     #[test]

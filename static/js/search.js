@@ -18,6 +18,8 @@
      the list is shown. The others are placeholders until they scroll into view: about five
      results fill the panel (70vh), and a document chunk is most of a later search's bytes. */
   var EAGER = 5;
+  /* rank.rs SPELLED_CHECKED; at most EAGER (see spelledFirst). */
+  var SPELLED_CHECKED = 5;
   /* Tiers still out whose bounds are at least this share of the largest are loaded in the
      same round as its tier (a typo expansion's shard still comes alone, and only when its
      bound is the largest). The prefix expansions of a short word have bounds close together,
@@ -471,13 +473,31 @@
      query (every word's own term in it, and one of the query's title lengths) come first,
      in order. */
   function exactFirst(ranked, sc, nwords, lengths) {
-    var head = ranked.slice(0, SHOWN), yes = [], no = [];
+    var head = ranked.slice(0, SHOWN), yes = [], no = [], out;
     head.forEach(function (h) {
       var d = h[0], ok = lengths.indexOf(meta.norms[sc.titleLen[d]]) >= 0;
       for (var w = 0; ok && w < nwords; w++) ok = sc.titled[w][d] === 1;
       (ok ? yes : no).push(h);
     });
-    return yes.concat(no, ranked.slice(SHOWN));
+    out = yes.concat(no, ranked.slice(SHOWN));
+    out.exact = yes.length;
+    return out;
+  }
+  /* rank.rs `spelled_first` (step 6): among the first SPELLED_CHECKED of the results step 5
+     put first, the titles spelled as the query come first. Their details are the first that
+     show() loads anyway (SPELLED_CHECKED ≤ EAGER), so this loads nothing more. */
+  function asTyped(text) {
+    return window.RulebookAnalyzer.tokenize(text).map(function (t) { return t.exact; }).join(" ");
+  }
+  function spelledFirst(r, q) {
+    var n = Math.min(r.page.exact || 0, SPELLED_CHECKED, r.page.length);
+    if (n < 2) return r;
+    return docsOf(r.page.slice(0, n)).then(function (hits) {
+      var typed = asTyped(sectionCommas(q)), yes = [], no = [];
+      hits.forEach(function (h, i) { (asTyped(h.title) === typed ? yes : no).push(r.page[i]); });
+      r.page = yes.concat(no, r.page.slice(n));
+      return r;
+    });
   }
   function round(s) { return Math.round(s * 1e6) / 1e6; }
   /* rank.rs `combine`, over the documents of language li, for its first `need` results.
@@ -621,7 +641,7 @@
           if (!w.expansions) w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
         });
         return settle(words, ticket);
-      });
+      }).then(function (r) { return spelledFirst(r, q); });
     });
   }
   function docsOf(list) {
