@@ -490,6 +490,31 @@ fn a_file_that_does_not_load_brings_no_follow_on_findings() {
             "{kinds:?}"
         );
     }
+    // its id could not be read: the coverage says one of the chapters shown missing is it
+    assert_eq!(
+        v["coverage"]["unreadable"],
+        serde_json::json!(["en"]),
+        "{v}"
+    );
+    // with a readable id, the coverage shows that chapter as not loaded, not as missing:
+    // the translator's file is there and needs fixing
+    write(
+        s.path(),
+        "content/en/a.md",
+        en.replace("title: Alpha", "title: \"Alpha").as_bytes(),
+    );
+    let (code, v) = check_json(s.path(), &[]);
+    assert_eq!(code, 1, "{v}");
+    let en_a = &v["coverage"]["chapters"][0]["languages"]["en"];
+    assert_eq!(en_a["not_loaded"], true, "{v}");
+    assert!(v["coverage"].get("unreadable").is_none(), "{v}");
+    let text = run(&["check", "--site", s.path().to_str().unwrap()]);
+    let row = text
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("a "))
+        .unwrap_or_default();
+    assert!(row.contains("not loaded (0/"), "{}", text.stdout);
 }
 
 /// A file with an error that still loaded (a glossary with a key twice, a chapter with a

@@ -3,7 +3,7 @@
 //! the Ukrainian chapter) is untranslated; a chapter a language lacks counts all of its units as
 //! missing, measured on the version the reader is shown instead.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -21,6 +21,10 @@ pub struct Figures {
     /// chapter still counts as missing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draft: Option<Draft>,
+    /// The language's file for this chapter is there but did not load (an error says why):
+    /// the chapter is missing from the site until it is fixed, not untranslated.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub not_loaded: bool,
 }
 
 /// The figures of a draft translation.
@@ -40,6 +44,9 @@ fn in_own_script(lang: &str, us: &[Unit]) -> usize {
 
 /// One cell of a coverage table.
 fn cell(f: &Figures) -> String {
+    if f.not_loaded {
+        return format!("not loaded (0/{})", f.total);
+    }
     match (f.missing, f.draft) {
         (true, Some(d)) => {
             let pct = if d.total == 0 {
@@ -80,18 +87,34 @@ pub struct Coverage {
     pub languages: Vec<String>,
     pub chapters: Vec<ChapterRow>,
     pub total: BTreeMap<String, Figures>,
+    /// Languages with a chapter file that did not load and whose id could not be read
+    /// either: one of their chapters shown missing is that file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
+/// Per language, the ids of its chapter files that did not load; `None` when the id of
+/// such a file could not be read.
+pub type NotLoaded = BTreeMap<String, Option<BTreeSet<String>>>;
+
 /// `units[lang][id]`: the units of every chapter that exists in `lang`; `order` is the reading
-/// order of chapter ids; `drafts[lang][id]`: the units of the draft chapters left out.
+/// order of chapter ids; `drafts[lang][id]`: the units of the draft chapters left out;
+/// `not_loaded`: the chapter files that are there but did not load (shown as such, not as
+/// missing: the translator's file is there, it needs fixing).
 pub fn measure(
     languages: &[String],
     order: &[String],
     units: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
     drafts: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
+    not_loaded: &NotLoaded,
 ) -> Coverage {
     let mut cov = Coverage {
         languages: languages.to_vec(),
+        unreadable: languages
+            .iter()
+            .filter(|l| matches!(not_loaded.get(*l), Some(None)))
+            .cloned()
+            .collect(),
         ..Default::default()
     };
     for lang in languages {
@@ -110,6 +133,7 @@ pub fn measure(
                     total: us.len(),
                     missing: false,
                     draft: None,
+                    not_loaded: false,
                 },
                 None => {
                     let shown = languages
@@ -124,6 +148,10 @@ pub fn measure(
                         total: shown.map_or(0, Vec::len),
                         missing: true,
                         draft,
+                        not_loaded: matches!(
+                            not_loaded.get(lang),
+                            Some(Some(ids)) if ids.contains(id)
+                        ),
                     }
                 }
             };
@@ -183,7 +211,20 @@ pub fn table(cov: &Coverage) -> String {
             out.push('\n');
         }
     }
+    out.push_str(&unreadable_note(cov));
     out
+}
+
+/// What the tables say below themselves of [`Coverage::unreadable`].
+fn unreadable_note(cov: &Coverage) -> String {
+    if cov.unreadable.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n{}: a chapter file did not load and its id could not be read (see the errors \
+         above); it is one of the chapters shown missing.\n",
+        cov.unreadable.join(", ")
+    )
 }
 
 /// The coverage as a Markdown table, for README-style reports.
@@ -215,6 +256,7 @@ pub fn markdown_table(cov: &Coverage) -> String {
             .collect::<Vec<_>>()
             .join(" | ")
     ));
+    out.push_str(&unreadable_note(cov));
     out
 }
 
@@ -253,8 +295,8 @@ mod tests {
             .entry("uk".into())
             .or_default()
             .insert("b".into(), vec![unit("П'ять"), unit("Six")]);
-        let c = measure(&langs, &order, &units, &BTreeMap::new());
-        let with_draft = measure(&langs, &order, &units, &drafts);
+        let c = measure(&langs, &order, &units, &BTreeMap::new(), &NotLoaded::new());
+        let with_draft = measure(&langs, &order, &units, &drafts, &NotLoaded::new());
         assert_eq!(
             c.chapters[0].languages["uk"],
             Figures {
@@ -262,6 +304,7 @@ mod tests {
                 total: 4,
                 missing: false,
                 draft: None,
+                not_loaded: false,
             }
         );
         assert_eq!(
@@ -271,6 +314,7 @@ mod tests {
                 total: 2,
                 missing: true,
                 draft: None,
+                not_loaded: false,
             }
         );
         // a draft translation is still missing for readers, with its own progress beside
@@ -286,5 +330,21 @@ mod tests {
         assert_eq!((c.total["uk"].translated, c.total["uk"].total), (3, 6));
         assert_eq!((c.total["en"].translated, c.total["en"].total), (6, 6));
         assert!(table(&c).contains("missing (0/2)"));
+        assert!(!table(&c).contains("could not be read"));
+
+        // a file that is there but did not load is not a missing translation
+        let failed: NotLoaded =
+            [("uk".to_string(), Some(BTreeSet::from(["b".to_string()])))].into();
+        let f = measure(&langs, &order, &units, &BTreeMap::new(), &failed);
+        assert!(f.chapters[1].languages["uk"].not_loaded);
+        assert!(!f.chapters[0].languages["uk"].not_loaded);
+        assert!(table(&f).contains("not loaded (0/2)"), "{}", table(&f));
+        assert_eq!(f.total["uk"], c.total["uk"]);
+        // one whose id could not be read: a note under the table
+        let unknown: NotLoaded = [("uk".to_string(), None)].into();
+        let u = measure(&langs, &order, &units, &BTreeMap::new(), &unknown);
+        assert!(table(&u).contains("missing (0/2)"));
+        assert!(table(&u).contains("uk: a chapter file did not load"));
+        assert!(markdown_table(&u).contains("uk: a chapter file did not load"));
     }
 }

@@ -136,6 +136,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
             &site.order,
             &units,
             &draft_units,
+            &failed.chapters,
         ));
         sw.lap("check: coverage");
     }
