@@ -52,7 +52,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     if !site_root.join("content").is_dir() {
         diags.push(crate::diag::Diagnostic::error(
             "missing-content",
-            "content",
+            site_root.join("content"),
             0,
             "no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
         ));

@@ -664,7 +664,8 @@ fn cases() -> Vec<Case> {
     });
     let last = c.len() - 1;
     c[last].kind = "missing-content";
-    c[last].place = "content: ".into();
+    // named with the --site folder given: "here" alone does not say where that is
+    c[last].place = "{site}/content: ".into();
     c
 }
 
@@ -743,7 +744,8 @@ fn check(case: &Case, base: &Path, before: &[(std::path::PathBuf, Vec<u8>)]) -> 
     let mut args = vec!["build", "--site", dir.path().to_str().unwrap()];
     args.extend(case.args.iter().copied());
     let r = run(&args);
-    let want = format!("error[{}]: {}", case.kind, case.place);
+    let place = case.place.replace("{site}", dir.path().to_str().unwrap());
+    let want = format!("error[{}]: {place}", case.kind);
     let mut problems = Vec::new();
     if r.code == 0 {
         problems.push("the build succeeded".to_string());
