@@ -486,8 +486,14 @@ fn browser_tiers_rank_as_loading_everything() {
     let dir = tiers::tiers_site();
     build_ok(dir.path());
     let b = Browser::start(1000, 800);
-    // `all`: load every shard and tier first; `pairs`: use the pair heads
-    let query = |q: &str, lang: &str, all: bool, pairs: bool| -> (Vec<String>, u64, u64) {
+    // `all`: load every shard and tier first; `pairs`: use the pair heads; `tiers_first`:
+    // load by bound alone, not a small shard before a tier (search.js SHARD_FIRST)
+    let query_with = |q: &str,
+                      lang: &str,
+                      all: bool,
+                      pairs: bool,
+                      tiers_first: bool|
+     -> (Vec<String>, u64, u64) {
         // a fresh page: no tier loaded yet
         b.goto(&file_url(
             &dir.path().join(format!("public/{lang}/index.html")),
@@ -498,8 +504,8 @@ fn browser_tiers_rank_as_loading_everything() {
             "page load",
         );
         b.js_with(
-            "window.__got = null; RulebookSearch.exhaustive = arguments[2]; RulebookSearch.noPairs = !arguments[3]; RulebookSearch.query(arguments[0], arguments[1]).then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
-            vec![Value::from(q), Value::from(lang), Value::from(all), Value::from(pairs)],
+            "window.__got = null; RulebookSearch.exhaustive = arguments[2]; RulebookSearch.noPairs = !arguments[3]; RulebookSearch.tiersFirst = arguments[4]; RulebookSearch.query(arguments[0], arguments[1]).then(function (h) { window.__got = h.map(function (x) { return x.url; }); });",
+            vec![Value::from(q), Value::from(lang), Value::from(all), Value::from(pairs), Value::from(tiers_first)],
         );
         let got = b.wait_until("return window.__got", 20, q);
         let loaded = b
@@ -518,20 +524,29 @@ fn browser_tiers_rank_as_loading_everything() {
             .collect();
         (urls, loaded, shards)
     };
+    let query =
+        |q: &str, lang: &str, all: bool, pairs: bool| query_with(q, lang, all, pairs, false);
     let mut failed = Vec::new();
     let mut progressive = 0;
     // queries whose typo expansions were not all loaded (their bounds proved them unneeded)
     let mut lazy = 0;
     // queries that the pair heads spared some tiers
     let mut paired = 0;
+
     for (lang, q) in tiers::TIER_QUERIES {
         let cli = cli_top_ten(dir.path(), lang, q);
         let (some, loaded, shards) = query(q, lang, false, true);
         let (unpaired, loaded_unpaired, _) = query(q, lang, false, false);
         let (every, all, all_shards) = query(q, lang, true, false);
+        let (by_bound, loaded_by_bound, _) = query_with(q, lang, false, true, true);
         println!(
-            "{lang} {q}: {loaded} of {all} tiers ({loaded_unpaired} without pair heads), {shards} of {all_shards} shards"
+            "{lang} {q}: {loaded} of {all} tiers ({loaded_unpaired} without pair heads, {loaded_by_bound} by bound alone), {shards} of {all_shards} shards"
         );
+        if by_bound != every {
+            failed.push(format!(
+                "{lang} {q} by bound alone:\n  {by_bound:?}\n  every tier {every:?}"
+            ));
+        }
         if loaded < loaded_unpaired {
             paired += 1;
         }
