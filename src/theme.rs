@@ -49,6 +49,48 @@ fn merge(into: &mut serde_json::Value, from: serde_json::Value) {
     }
 }
 
+/// Warns once about the keys of the fallback's strings that a site's own strings file (of a
+/// language the theme has none for) does not set: their text is the fallback language's.
+fn lacking_strings(
+    fallback: &serde_json::Value,
+    site: &serde_json::Value,
+    fallback_lang: &str,
+    shown: &Path,
+    diags: &mut Diagnostics,
+) {
+    let (Some(all), Some(own)) = (fallback.as_object(), site.as_object()) else {
+        return;
+    };
+    let lacking: Vec<&str> = all
+        .keys()
+        .filter(|k| !own.contains_key(*k))
+        .map(String::as_str)
+        .collect();
+    if lacking.is_empty() {
+        return;
+    }
+    const NAMED: usize = 8;
+    let mut names: Vec<String> = lacking
+        .iter()
+        .take(NAMED)
+        .map(|k| format!("`{k}`"))
+        .collect();
+    if lacking.len() > NAMED {
+        names.push(format!("and {} more", lacking.len() - NAMED));
+    }
+    diags.push(Diagnostic::warning(
+        "i18n",
+        shown,
+        0,
+        format!(
+            "{} of the theme's {} UI strings are not set here ({}); their {fallback_lang} text is shown until they are",
+            lacking.len(),
+            all.len(),
+            names.join(", ")
+        ),
+    ));
+}
+
 fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<serde_json::Value> {
     if let Some(at) = crate::limits::yaml_too_deep(text) {
         diags.push(crate::limits::too_deep_diagnostic(
@@ -297,6 +339,16 @@ impl Theme {
             .flat_map(|m| m.keys().cloned())
             .collect();
         let walk_i18n = stays_inside(&site_root.join("i18n"), &canon_root, site_root, diags);
+        // What a language without strings of its own borrows: English, the language most
+        // readers of another one can follow, else the site's first language that has them.
+        let fallback = embedded_strings
+            .get_key_value("en")
+            .or_else(|| {
+                languages
+                    .iter()
+                    .find_map(|l| embedded_strings.get_key_value(l))
+            })
+            .or_else(|| embedded_strings.iter().next());
         for lang in languages {
             let mut v = embedded_strings.get(lang).cloned();
             let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
@@ -308,7 +360,17 @@ impl Theme {
                         check_string_types(&mut site_v, &text, &shown, &known, diags);
                         match &mut v {
                             Some(base) => merge(base, site_v),
-                            None => v = Some(site_v),
+                            // a language the theme has no strings for: the site's file on
+                            // top of the fallback's, so a key it lacks shows the fallback's
+                            // text rather than failing every page that uses it
+                            None => {
+                                let mut base = fallback.map(|f| f.1.clone()).unwrap_or_default();
+                                if let Some((name, f)) = fallback {
+                                    lacking_strings(f, &site_v, name, &shown, diags);
+                                }
+                                merge(&mut base, site_v);
+                                v = Some(base);
+                            }
                         }
                     }
                 }
@@ -316,12 +378,8 @@ impl Theme {
             let v = match v {
                 Some(v) => v,
                 None => {
-                    // No strings for this language anywhere: borrow the first language that has
-                    // them, and say so, rather than showing raw keys to readers.
-                    let fallback = languages
-                        .iter()
-                        .find_map(|l| embedded_strings.get(l).map(|v| (l, v)))
-                        .or_else(|| embedded_strings.iter().next());
+                    // No strings for this language anywhere: borrow the fallback's, and say
+                    // so, rather than showing raw keys to readers.
                     diags.push(Diagnostic::warning(
                         "i18n",
                         format!("i18n/{lang}.yaml"),

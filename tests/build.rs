@@ -760,3 +760,47 @@ fn drafts_are_left_out_of_the_build() {
     assert!(!r.stderr.contains("draft"), "{}", r.stderr);
     assert!(out.join("en/b/index.html").exists());
 }
+
+/// A language the theme has no UI strings for: without a file of its own it borrows English
+/// (not merely the site's first language), and a file that sets only some strings is laid
+/// over English, with a warning naming what it lacks, rather than failing every page that
+/// uses a string it does not set.
+#[test]
+fn a_language_the_theme_lacks_borrows_english_strings() {
+    let chapter = |t: &str| format!("---\nid: a\ntitle: {t}\n---\n\n## 1.1.0 {t}\n\nText.\n");
+    let yaml = "title: Zasady\nlanguages: [uk, pl]\ndefault_language: pl\nbase_url: \"/\"\n";
+    let d = site(&[
+        ("content/site.yaml", yaml),
+        ("content/uk/a.md", &chapter("Правила")),
+        ("content/pl/a.md", &chapter("Zasady")),
+    ]);
+    let r = build_ok(d.path());
+    assert!(r.stderr.contains("no UI strings for `pl`"), "{}", r.stderr);
+    assert!(r.stderr.contains("using en for now"), "{}", r.stderr);
+    let doc = page(&d.path().join("public/pl/a/index.html"));
+    assert_eq!(
+        attrs(&doc, "#search-input", "placeholder"),
+        ["Search rules and terms…"]
+    );
+    // some strings of its own: those are used, English for the rest, and the build works
+    write(
+        d.path(),
+        "i18n/pl.yaml",
+        "language_name: Polski\ncontents: Spis treści\n".as_bytes(),
+    );
+    let r = build_ok(d.path());
+    assert!(
+        r.stderr.contains("warning[i18n]: i18n/pl.yaml: ")
+            && r.stderr.contains("UI strings are not set here")
+            && r.stderr.contains("their en text is shown"),
+        "{}",
+        r.stderr
+    );
+    let doc = page(&d.path().join("public/pl/a/index.html"));
+    assert_eq!(
+        attrs(&doc, "#search-input", "placeholder"),
+        ["Search rules and terms…"]
+    );
+    assert!(texts(&doc, "a").iter().any(|t| t == "Spis treści"));
+    assert_eq!(texts(&doc, ".langs .current"), ["Polski"]);
+}
