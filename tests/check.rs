@@ -245,7 +245,8 @@ fn coverage_figures_on_a_known_fixture() {
         "{table:?}"
     );
     assert!(table[1].contains("missing (0/3)"), "{table:?}");
-    assert!(table[2].contains("42.9% (3/7)"), "{table:?}");
+    // rounded down while anything is left (42.857…)
+    assert!(table[2].contains("42.8% (3/7)"), "{table:?}");
     assert!(!table[1].contains("draft"), "{table:?}");
     assert!(b["languages"]["uk"].get("draft").is_none(), "{b:#}");
     // a translation under way as a draft: still missing for readers (the totals do not
@@ -272,7 +273,7 @@ fn coverage_figures_on_a_known_fixture() {
     assert_eq!(c["total"]["uk"]["translated"].as_u64(), Some(3));
     let r = run(&["check", "--site", s.path().to_str().unwrap()]);
     assert!(
-        r.stdout.contains("missing (0/3); draft 67% (2/3)"),
+        r.stdout.contains("missing (0/3); draft 66% (2/3)"),
         "{}",
         r.stdout
     );

@@ -48,30 +48,32 @@ fn cell(f: &Figures) -> String {
         return format!("not loaded (0/{})", f.total);
     }
     match (f.missing, f.draft) {
-        (true, Some(d)) => {
-            let pct = if d.total == 0 {
-                100.0
-            } else {
-                100.0 * d.translated as f64 / d.total as f64
-            };
-            format!(
-                "missing (0/{}); draft {pct:.0}% ({}/{})",
-                f.total, d.translated, d.total
-            )
-        }
+        (true, Some(d)) => format!(
+            "missing (0/{}); draft {}% ({}/{})",
+            f.total,
+            percent(d.translated, d.total, 0),
+            d.translated,
+            d.total
+        ),
         (true, None) => format!("missing (0/{})", f.total),
-        _ => format!("{:.0}% ({}/{})", f.percent(), f.translated, f.total),
+        _ => format!(
+            "{}% ({}/{})",
+            percent(f.translated, f.total, 0),
+            f.translated,
+            f.total
+        ),
     }
 }
 
-impl Figures {
-    pub fn percent(&self) -> f64 {
-        if self.total == 0 {
-            100.0
-        } else {
-            100.0 * self.translated as f64 / self.total as f64
-        }
+/// `part` of `whole` in per cent with `decimals` decimals, rounded down while anything is
+/// left: a chapter with one paragraph of 251 untranslated is 99 %, not a finished 100 %.
+fn percent(part: usize, whole: usize, decimals: usize) -> String {
+    if whole == 0 || part >= whole {
+        return format!("{:.*}", decimals, 100.0);
     }
+    let scale = 10f64.powi(decimals as i32);
+    let p = (100.0 * part as f64 / whole as f64 * scale).floor() / scale;
+    format!("{p:.decimals$}")
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -181,7 +183,12 @@ pub fn table(cov: &Coverage) -> String {
         std::iter::once("total".to_string())
             .chain(cov.languages.iter().map(|l| {
                 let f = &cov.total[l];
-                format!("{:.1}% ({}/{})", f.percent(), f.translated, f.total)
+                format!(
+                    "{}% ({}/{})",
+                    percent(f.translated, f.total, 1),
+                    f.translated,
+                    f.total
+                )
             }))
             .collect(),
     );
@@ -251,7 +258,12 @@ pub fn markdown_table(cov: &Coverage) -> String {
             .iter()
             .map(|l| {
                 let f = &cov.total[l];
-                format!("**{:.1}%** ({}/{})", f.percent(), f.translated, f.total)
+                format!(
+                    "**{}%** ({}/{})",
+                    percent(f.translated, f.total, 1),
+                    f.translated,
+                    f.total
+                )
             })
             .collect::<Vec<_>>()
             .join(" | ")
@@ -346,5 +358,15 @@ mod tests {
         assert!(table(&u).contains("missing (0/2)"));
         assert!(table(&u).contains("uk: a chapter file did not load"));
         assert!(markdown_table(&u).contains("uk: a chapter file did not load"));
+    }
+
+    #[test]
+    fn a_chapter_with_anything_left_is_not_shown_finished() {
+        assert_eq!(percent(250, 251, 0), "99");
+        assert_eq!(percent(1999, 2000, 1), "99.9");
+        assert_eq!(percent(251, 251, 0), "100");
+        assert_eq!(percent(0, 0, 1), "100.0");
+        assert_eq!(percent(1, 3, 1), "33.3");
+        assert_eq!(percent(2, 3, 0), "66");
     }
 }
