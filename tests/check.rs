@@ -372,6 +372,48 @@ fn translated_refuses_a_site_with_errors_and_writes_nothing() {
     assert_eq!(read("content/uk/b.md"), uk_ok, "nothing is written");
 }
 
+/// `translated ID` of a chapter no other language has says so and fails, rather than
+/// "every translation already records its current source"; and a translation whose source
+/// is a draft for now is not "translated from a chapter which no longer exists".
+#[test]
+fn translated_needs_a_translation_and_a_draft_source_is_not_gone() {
+    let en = "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n";
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/a.md", en),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: Beta\n---\n\nIntro.\n",
+        ),
+    ]);
+    let dir = s.path().to_str().unwrap();
+    let r = run(&["translated", "--site", dir, "b"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`b` has no translation yet"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["translated", "--site", dir, "a"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    write(
+        s.path(),
+        "content/en/a.md",
+        en.replace("title: Alpha", "title: Alpha\ndraft: true")
+            .as_bytes(),
+    );
+    let (_, v) = check_json(s.path(), &[]);
+    let kinds = findings(&v);
+    assert!(
+        !kinds.iter().any(|(k, _, _)| k == "stale-translation"),
+        "{kinds:?}"
+    );
+}
+
 /// `translated_from :` and `"translated_from":` are the key `translated` replaces: a second
 /// block would make the chapter a duplicate-key error.
 #[test]
