@@ -622,3 +622,64 @@ fn a_file_with_an_error_that_loaded_is_still_paired() {
         "{f:?}"
     );
 }
+
+/// A numbered section the source chapter has and its translation lacks, and one only in the
+/// translation (a typo in its number), are found at the translation's lines: section
+/// numbers are the same in every language, and a link to a missing one leads silently to
+/// the other language's page.
+#[test]
+fn sections_one_translation_lacks_or_adds_are_found() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\n## 1.1.0 One\n\nFirst.\n\n## 1.2.0 Two\n\nSecond.\n\n## 1.3.0 Three\n\nThird.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\n## 1.1.0 Один\n\nПерше.\n\n## 1.4.0 Три\n\nТретє.\n",
+        ),
+    ]);
+    let (code, v) = check_json(s.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    let mut found: Vec<(String, String, u64)> = findings(&v)
+        .into_iter()
+        .filter(|(k, _, _)| k == "section-one-language")
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            // 1.2.0 and 1.3.0 missing: shown after 1.1.0, the section they would follow
+            (
+                "section-one-language".to_string(),
+                "content/uk/a.md".to_string(),
+                6
+            ),
+            (
+                "section-one-language".to_string(),
+                "content/uk/a.md".to_string(),
+                6
+            ),
+            // 1.4.0 is not in the English chapter
+            (
+                "section-one-language".to_string(),
+                "content/uk/a.md".to_string(),
+                10
+            ),
+        ]
+    );
+    let text = run(&["check", "--site", s.path().to_str().unwrap()]);
+    assert!(
+        text.stdout
+            .contains("section 1.3.0 of the en chapter is not in this translation"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout
+            .contains("section 1.4.0 is not in the en chapter `a`"),
+        "{}",
+        text.stdout
+    );
+}

@@ -88,6 +88,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
         sw.lap("check: text units");
         let failed = Failed::of(root, &diags, &site.config.languages);
         diags.extend(pairing(site, &failed));
+        diags.extend(section_pairs(site));
         diags.extend(glossary_duplicates(site));
         diags.extend(stale_translations(site, &units, &failed));
         sw.lap("check: pairs, stale");
@@ -306,6 +307,78 @@ fn pairing(site: &Site, failed: &Failed) -> Vec<Diagnostic> {
                         format!(
                             "glossary entry \"{}\" has no {other} entry with the same key",
                             e.key
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Numbered sections that a chapter has in its source language and not in a translation, or
+/// the other way round. Section numbers are the same in every language (they are the
+/// anchors), so one missing from a translation is a section not translated yet (a link to it
+/// from that language leads to the source's page, silently), and one only in a translation
+/// is most often a typo in its number.
+fn section_pairs(site: &Site) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let source = source_language(&site.config);
+    let index = site.page_index();
+    let page = |l: &str, id: &str| index.get(&(l, id)).map(|&i| &site.pages[l][i]);
+    // number → line of its heading (the title's: its front matter line)
+    let numbers = |p: &crate::site::ChapterPage| -> BTreeMap<String, usize> {
+        let mut m = BTreeMap::new();
+        if let Some(n) = &p.title_number {
+            let line = front_matter_line(&site.root.join(&p.chapter.path), "title").unwrap_or(1);
+            m.insert(n.clone(), line);
+        }
+        for h in &p.prepared.headings {
+            if let Some(n) = &h.number {
+                m.entry(n.clone()).or_insert(h.line);
+            }
+        }
+        m
+    };
+    for id in &site.order {
+        let Some(src) = page(&source, id) else {
+            continue;
+        };
+        let src_numbers = numbers(src);
+        for lang in site.config.others(&source) {
+            let Some(tr) = page(lang, id) else {
+                continue;
+            };
+            let tr_numbers = numbers(tr);
+            let mut missing: Vec<&String> = src_numbers
+                .keys()
+                .filter(|n| !tr_numbers.contains_key(*n))
+                .collect();
+            missing.sort_by(|a, b| compare_numbers(a, b));
+            for n in missing {
+                // at the section of the translation it would follow
+                let line = tr_numbers
+                    .iter()
+                    .filter(|(m, _)| compare_numbers(m, n).is_lt())
+                    .max_by(|a, b| compare_numbers(a.0, b.0))
+                    .map_or(1, |(_, l)| *l);
+                out.push(Diagnostic::warning(
+                    "section-one-language",
+                    &tr.chapter.path,
+                    line,
+                    format!(
+                        "section {n} of the {source} chapter is not in this translation; a link to it from {lang} text leads to the {source} page (add its heading, `{n} …`, where it belongs)"
+                    ),
+                ));
+            }
+            for (n, line) in &tr_numbers {
+                if !src_numbers.contains_key(n) {
+                    out.push(Diagnostic::warning(
+                        "section-one-language",
+                        &tr.chapter.path,
+                        *line,
+                        format!(
+                            "section {n} is not in the {source} chapter `{id}`; section numbers are the same in every language (a typo in the number, or one the {source} text has changed?)"
                         ),
                     ));
                 }
