@@ -683,3 +683,42 @@ fn sections_one_translation_lacks_or_adds_are_found() {
         text.stdout
     );
 }
+
+/// A finding in a chapter's title is at the title's line of the front matter, not line 1
+/// (the `---`).
+#[test]
+fn a_finding_in_a_title_is_at_the_title_line() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Discard pile\n---\n\n## 1.1.0 One\n\nDiscard a card.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\nweight: 1\ntitle: Правила для карт, що йдуть у discard pile\n---\n\n## 1.1.0 Один\n\nСкиньте карту.\n",
+        ),
+        (
+            "content/en/glossary.json",
+            "{\"discard pile\": \"Where cards go.\"}",
+        ),
+        (
+            "content/uk/glossary.json",
+            "{\"discard pile\": {\"term\": \"Стос скиду\", \"definition\": \"Куди йдуть карти.\"}}",
+        ),
+    ]);
+    let (_, v) = check_json(s.path(), &[]);
+    let in_title: Vec<(String, String, u64)> = findings(&v)
+        .into_iter()
+        .filter(|(k, f, _)| k == "untranslated-term" && f == "content/uk/a.md")
+        .collect();
+    assert_eq!(
+        in_title,
+        [(
+            "untranslated-term".to_string(),
+            "content/uk/a.md".to_string(),
+            4
+        )],
+        "{v:#}"
+    );
+}

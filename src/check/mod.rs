@@ -173,7 +173,7 @@ pub fn all_units(site: &Site) -> BTreeMap<String, BTreeMap<String, Vec<Unit>>> {
 /// A chapter's units, its title first (a title left in English is untranslated text too).
 pub fn chapter_units(c: &crate::load::Chapter) -> Vec<Unit> {
     let mut v = vec![Unit {
-        line: 1,
+        line: c.title_line,
         text: c.title.clone(),
         section: String::new(),
         heading: true,
