@@ -148,14 +148,24 @@ impl Matcher {
         Matcher { by_first }
     }
 
+    /// The entries whose terms occur in `text`, leftmost longest first: a term inside a longer
+    /// one that matches there is not found on its own (`exhaust` in `exhaustion token`, whose
+    /// own translation is what the text must use). Terms of the same length at the same place
+    /// are all found.
     fn find(&self, text: &[u32]) -> HashSet<usize> {
         let mut found = HashSet::new();
-        for (i, t) in text.iter().enumerate() {
-            for (id, s) in self.by_first.get(t).into_iter().flatten() {
-                if !found.contains(id) && text[i..].starts_with(s) {
-                    found.insert(*id);
-                }
-            }
+        let mut i = 0;
+        while i < text.len() {
+            let here: Vec<&(usize, Stems)> = (self.by_first.get(&text[i]).into_iter().flatten())
+                .filter(|(_, s)| text[i..].starts_with(s))
+                .collect();
+            let longest = here.iter().map(|(_, s)| s.len()).max().unwrap_or(0);
+            found.extend(
+                here.iter()
+                    .filter(|(_, s)| s.len() == longest)
+                    .map(|(id, _)| *id),
+            );
+            i += longest.max(1);
         }
         found
     }
@@ -327,6 +337,21 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_term_inside_a_longer_one_is_not_found_on_its_own() {
+        // 0: exhaust, 1: exhaust token, 2: token, 3: exhaust (another entry, same stems)
+        let m = Matcher::new([(0, vec![1]), (1, vec![1, 2]), (2, vec![2]), (3, vec![1])]);
+        let found = |t: &[u32]| {
+            let mut v: Vec<usize> = m.find(t).into_iter().collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(found(&[9, 1, 2, 9]), [1]);
+        assert_eq!(found(&[1, 9, 2]), [0, 2, 3]);
+        assert_eq!(found(&[1, 2, 1]), [0, 1, 3]);
+        assert!(found(&[9, 9]).is_empty());
+    }
 
     fn g(lang: &str, json: &str) -> Glossary {
         let mut d = crate::diag::Diagnostics::default();
