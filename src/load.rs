@@ -422,25 +422,42 @@ pub fn parse_chapter(
             }
         },
     };
-    let Some(title) = fm.title.filter(|t| !t.trim().is_empty()) else {
-        diags.push(Diagnostic::error(
-            "front-matter",
-            &path,
-            key_line("title").max(1),
-            "front matter has no `title`; add e.g. `title: \"Round Order\"`",
-        ));
+    // every key front matter knows, for "did you mean" (`titel`, `darft`)
+    let known = || {
+        ["id", "title", "weight"]
+            .into_iter()
+            .chain(KNOWN_EXTRA_KEYS.iter().copied())
+    };
+    let Some(title) = fm.title.as_ref().filter(|t| !t.trim().is_empty()).cloned() else {
+        let misspelled = (fm.extra.keys()).find(|k| crate::theme::near_key(k, ["title"]).is_some());
+        let (line, msg) = match (&fm.title, misspelled) {
+            (Some(_), _) => (
+                key_line("title").max(1),
+                "`title` is empty; give the chapter one, e.g. `title: \"Round Order\"`".to_string(),
+            ),
+            (None, Some(k)) => (
+                key_line(k).max(1),
+                format!("front matter has no `title`; `{k}` here looks like a misspelling of it (write `title:`)"),
+            ),
+            (None, None) => (
+                1,
+                "front matter has no `title`; add e.g. `title: \"Round Order\"`".to_string(),
+            ),
+        };
+        diags.push(Diagnostic::error("front-matter", &path, line, msg));
         return None;
     };
     for key in fm.extra.keys() {
         if !KNOWN_EXTRA_KEYS.contains(&key.as_str()) {
+            let hint = match crate::theme::near_key(key, known()) {
+                Some(near) => format!("; did you mean `{near}`?"),
+                None => format!(" (known: {})", known().collect::<Vec<_>>().join(", ")),
+            };
             diags.push(Diagnostic::warning(
                 "front-matter",
                 &path,
                 key_line(key),
-                format!(
-                    "unknown front-matter key `{key}` is ignored (known: id, title, weight, {})",
-                    KNOWN_EXTRA_KEYS.join(", ")
-                ),
+                format!("unknown front-matter key `{key}` is ignored{hint}"),
             ));
         }
     }

@@ -136,18 +136,18 @@ fn kind_of(v: &serde_json::Value) -> &'static str {
 
 /// The known key `key` is most likely a misspelling of: one edit away (two for keys of 8
 /// letters or more), the nearest first, alphabetical among equals.
-fn near_key<'k>(key: &str, known: &'k std::collections::BTreeSet<String>) -> Option<&'k str> {
+pub(crate) fn near_key<'k>(key: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
     let k: Vec<char> = key.chars().collect();
     let limit = if k.len() >= 8 { 2 } else { 1 };
     if k.len() < 4 {
         return None;
     }
     known
-        .iter()
+        .into_iter()
         .filter_map(|c| {
             let cc: Vec<char> = c.chars().collect();
             let d = crate::search::rank::distance(&k, &cc, limit);
-            (d <= limit).then_some((d, c.as_str()))
+            (d <= limit).then_some((d, c))
         })
         .min()
         .map(|(_, c)| c)
@@ -184,7 +184,7 @@ fn check_string_types(
             // A key of one's own is for one's own templates (`{{ t.my_key }}`); one a letter
             // or two from a known key is likely that key mistyped, which would leave the
             // default text in place without a word.
-            if let Some(near) = near_key(key, known) {
+            if let Some(near) = near_key(key, known.iter().map(String::as_str)) {
                 diags.push(Diagnostic::warning(
                     "i18n",
                     shown,

@@ -173,6 +173,12 @@ fn cases() -> Vec<Case> {
         ),
         case("no id", NEW, "---\ntitle: B\n---\nBody.\n").at("front-matter", NEW, 1),
         case("no title", NEW, "---\nid: b\n---\nBody.\n").at("front-matter", NEW, 1),
+        // at the misspelled key, and at an empty title
+        case("title misspelled", NEW, "---\nid: b\ntitel: B\n---\nBody.\n").at("front-matter", NEW, 3),
+        case("empty title", NEW, "---\nid: b\ntitle: \"\"\n---\nBody.\n").at("front-matter", NEW, 3),
+        case("draft misspelled", NEW, "---\nid: b\ntitle: B\ndarft: true\n---\nBody.\n")
+            .strict()
+            .at("front-matter", NEW, 4),
         case("empty title", NEW, "---\nid: b\ntitle: \"\"\n---\n").at("front-matter", NEW, 3),
         case("empty front matter", NEW, "---\n---\nBody.\n").at("front-matter", NEW, 1),
         case("id with a slash", NEW, "---\ntitle: B\nid: a/b\n---\n").at("bad-id", NEW, 3),

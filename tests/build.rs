@@ -804,3 +804,31 @@ fn a_language_the_theme_lacks_borrows_english_strings() {
     assert!(texts(&doc, "a").iter().any(|t| t == "Spis treści"));
     assert_eq!(texts(&doc, ".langs .current"), ["Polski"]);
 }
+
+/// A misspelled front-matter key is named with the key it likely is: `darft` would publish a
+/// chapter meant to be a draft, and `titel` left the chapter "without a title".
+#[test]
+fn a_misspelled_front_matter_key_names_the_key_it_likely_is() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\ndarft: true\n---\n\nText.\n",
+        ),
+        ("content/uk/a.md", "---\nid: a\ntitel: А\n---\n\nТекст.\n"),
+    ]);
+    let r = run(&["build", "--site", d.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "content/en/a.md:4: unknown front-matter key `darft` is ignored; did you mean `draft`?"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("content/uk/a.md:3: front matter has no `title`; `titel` here looks like a misspelling of it"),
+        "{}",
+        r.stderr
+    );
+}
