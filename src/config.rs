@@ -230,6 +230,23 @@ impl SiteConfig {
                     ),
                 ));
                 ok = false;
+            } else if let Some(host) = (base_url.strip_prefix("https://"))
+                .or_else(|| base_url.strip_prefix("http://"))
+                .map(|rest| rest.split(['/', ':']).next().unwrap_or_default())
+                .filter(|h| !h.eq_ignore_ascii_case(c))
+            {
+                // Pages serves the site at the custom domain: addresses built on another
+                // host send readers and search engines away from it
+                diags.push(Diagnostic::warning(
+                    "bad-config",
+                    CONFIG_PATH,
+                    line_of("base_url"),
+                    format!(
+                        "base_url is on `{host}` but the site's custom domain (cname) is `{c}`; \
+                         links, canonical addresses and the sitemap use base_url: set it to \
+                         \"/\" (or \"https://{c}/\")"
+                    ),
+                ));
             }
         }
         ok.then_some(SiteConfig {
@@ -341,6 +358,26 @@ mod tests {
         assert!(c.is_none());
         assert_eq!(d.items[0].kind, "unknown-language");
         assert_eq!(d.items[0].line, 3);
+    }
+
+    #[test]
+    fn a_base_url_on_another_host_than_the_cname_is_a_warning() {
+        let yaml = |base: &str| {
+            format!("title: T\nlanguages: [en]\ndefault_language: en\nbase_url: \"{base}\"\ncname: rules.example.org\n")
+        };
+        let (c, d) = parse(&yaml("https://someone.github.io/rules/"));
+        assert!(c.is_some());
+        assert_eq!(d.items.len(), 1, "{:?}", d.items);
+        assert!(d.items[0].message.contains("`someone.github.io`"));
+        assert_eq!(d.items[0].line, 4);
+        for fine in [
+            "/",
+            "https://rules.example.org/",
+            "https://RULES.example.org:443/",
+        ] {
+            let (_, d) = parse(&yaml(fine));
+            assert!(d.items.is_empty(), "{fine}: {:?}", d.items);
+        }
     }
 
     #[test]
