@@ -857,12 +857,12 @@ fn sitemap(site: &Site) -> String {
     for p in &paths {
         for lang in &site.config.languages {
             s.push_str("<url><loc>");
-            s.push_str(&escape(&format!("{base}{}", p(lang))));
+            s.push_str(&escape(&url_escaped(&format!("{base}{}", p(lang)))));
             s.push_str("</loc>");
             for alt in &site.config.languages {
                 s.push_str(&format!(
                     "<xhtml:link rel=\"alternate\" hreflang=\"{alt}\" href=\"{}\"/>",
-                    escape(&format!("{base}{}", p(alt)))
+                    escape(&url_escaped(&format!("{base}{}", p(alt))))
                 ));
             }
             s.push_str("</url>\n");
@@ -872,9 +872,33 @@ fn sitemap(site: &Site) -> String {
     s
 }
 
+/// `url` with every byte outside printable ASCII (a chapter id in Cyrillic, a space)
+/// percent-encoded: a sitemap's addresses must be URLs, not IRIs.
+fn url_escaped(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for b in url.bytes() {
+        if b.is_ascii_graphic() {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sitemap_addresses_are_percent_encoded() {
+        assert_eq!(
+            url_escaped("https://x.org/uk/кінець/"),
+            "https://x.org/uk/%D0%BA%D1%96%D0%BD%D0%B5%D1%86%D1%8C/"
+        );
+        assert_eq!(url_escaped("/en/a b/"), "/en/a%20b/");
+        assert_eq!(url_escaped("/en/basics/"), "/en/basics/");
+    }
 
     #[test]
     fn splice_replaces_every_mark_and_nothing_else() {
