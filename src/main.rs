@@ -111,6 +111,10 @@ enum Command {
         /// Exit 1 on warnings too
         #[arg(long)]
         strict: bool,
+        /// List the text still in another language (a paragraph of a translation left in
+        /// English), with its file and line
+        #[arg(long)]
+        untranslated: bool,
     },
     /// Record that translations are up to date with their source chapters (all, or the ids given)
     Translated {
@@ -173,11 +177,13 @@ fn main() -> ExitCode {
             site,
             format,
             strict,
+            untranslated,
         } => {
             let report = rulebook::check::check(&site, strict);
             ExitCode::from(rulebook::check::output::print(
                 &report,
                 matches!(format, Format::Json),
+                untranslated,
             ))
         }
         Command::Translated { site, chapters } => {

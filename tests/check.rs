@@ -722,3 +722,46 @@ fn a_finding_in_a_title_is_at_the_title_line() {
         "{v:#}"
     );
 }
+
+/// `--untranslated` lists the text units of a translation still in the source's language,
+/// with their files and lines (the coverage only counts them); without it, a line says how
+/// many there are and how to list them.
+#[test]
+fn untranslated_text_is_listed_with_its_lines() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nIntro words here.\n\n## 1.1.0 One\n\nFirst rule of the game.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступні слова.\n\n## 1.1.0 Один\n\nFirst rule of the game.\n",
+        ),
+    ]);
+    let dir = s.path().to_str().unwrap();
+    let plain = run(&["check", "--site", dir]);
+    assert!(
+        plain
+            .stdout
+            .contains("1 text unit still in another language: `rulebook check --untranslated`"),
+        "{}",
+        plain.stdout
+    );
+    let listed = run(&["check", "--site", dir, "--untranslated"]);
+    assert!(
+        listed
+            .stdout
+            .contains("content/uk/a.md:10: First rule of the game."),
+        "{}",
+        listed.stdout
+    );
+    let (_, v) = check_json(s.path(), &["--untranslated"]);
+    assert_eq!(
+        v["untranslated"],
+        serde_json::json!([{"file": "content/uk/a.md", "line": 10, "text": "First rule of the game."}]),
+        "{v:#}"
+    );
+    let (_, v) = check_json(s.path(), &[]);
+    assert!(v.get("untranslated").is_none(), "{v:#}");
+}

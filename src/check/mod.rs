@@ -30,6 +30,51 @@ pub struct Report {
     pub coverage: Option<coverage::Coverage>,
     /// The chapter files left out as drafts (`draft: true`), which nothing was checked in.
     pub drafts: Vec<std::path::PathBuf>,
+    /// The text units still in another language's script (the coverage's untranslated
+    /// ones), in site order: where a translator has work left.
+    pub untranslated: Vec<Untranslated>,
+}
+
+/// A unit of a chapter that is not in its language yet (see [`coverage`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Untranslated {
+    pub file: std::path::PathBuf,
+    pub line: usize,
+    /// Its first words.
+    pub text: String,
+}
+
+/// The units of `units` not written in their chapter's language, with where they are.
+fn untranslated_units(
+    site: &Site,
+    units: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
+) -> Vec<Untranslated> {
+    let mut out = Vec::new();
+    for lang in &site.config.languages {
+        let Some(script) = units::script_of(lang) else {
+            continue;
+        };
+        for id in &site.order {
+            let (Some(p), Some(us)) =
+                (site.page(lang, id), units.get(lang).and_then(|m| m.get(id)))
+            else {
+                continue;
+            };
+            for u in us.iter().filter(|u| !units::written_in(&u.text, script)) {
+                let words: Vec<&str> = u.text.split_whitespace().take(8).collect();
+                let mut text = words.join(" ");
+                if u.text.split_whitespace().nth(8).is_some() {
+                    text.push_str(" …");
+                }
+                out.push(Untranslated {
+                    file: p.chapter.path.clone(),
+                    line: u.line,
+                    text,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The language translations are made from: the first language in site order that is not the
@@ -67,11 +112,13 @@ pub fn check(root: &Path, strict: bool) -> Report {
             diags,
             coverage: None,
             drafts: Vec::new(),
+            untranslated: Vec::new(),
         };
     }
     let site = crate::site::load(root, None, &mut diags);
     let mut sw = crate::timing::Stopwatch::start();
     let mut coverage = None;
+    let mut untranslated = Vec::new();
     if let Some(site) = &site {
         // the build's own compile (syntax, template cycles), then the pages that use the
         // site's own templates, rendered in memory: what the build would find in them
@@ -139,6 +186,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
             &draft_units,
             &failed.chapters,
         ));
+        untranslated = untranslated_units(site, &units);
         sw.lap("check: coverage");
     }
     if strict {
@@ -153,6 +201,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
         diags,
         coverage,
         drafts,
+        untranslated,
     }
 }
 

@@ -23,6 +23,24 @@ struct JsonReport<'a> {
     coverage: &'a Option<super::coverage::Coverage>,
     /// Chapter files left out as drafts, as `file` of a finding is written.
     drafts: Vec<String>,
+    /// With `--untranslated`: the text units still in another language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    untranslated: Option<Vec<JsonUntranslated<'a>>>,
+}
+
+#[derive(Serialize)]
+struct JsonUntranslated<'a> {
+    file: String,
+    line: usize,
+    text: &'a str,
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// A path as the report shows it: with `/` on every system, so a tool reads the same JSON.
@@ -30,8 +48,9 @@ fn shown(p: &std::path::Path) -> String {
     p.to_string_lossy().replace('\\', "/")
 }
 
-/// Prints the report; returns the exit code: 1 when there are errors, else 0.
-pub fn print(report: &Report, json: bool) -> u8 {
+/// Prints the report; returns the exit code: 1 when there are errors, else 0. `untranslated`:
+/// list the text units still in another language, with their lines.
+pub fn print(report: &Report, json: bool, untranslated: bool) -> u8 {
     let errors = report.diags.count(Severity::Error);
     let warnings = report.diags.count(Severity::Warning);
     if json {
@@ -53,6 +72,15 @@ pub fn print(report: &Report, json: bool) -> u8 {
             warnings,
             coverage: &report.coverage,
             drafts: report.drafts.iter().map(|p| shown(p)).collect(),
+            untranslated: untranslated.then(|| {
+                (report.untranslated.iter())
+                    .map(|u| JsonUntranslated {
+                        file: shown(&u.file),
+                        line: u.line,
+                        text: &u.text,
+                    })
+                    .collect()
+            }),
         };
         println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
     } else {
@@ -72,6 +100,18 @@ pub fn print(report: &Report, json: bool) -> u8 {
         if let Some(c) = &report.coverage {
             println!("\ntranslation coverage (text units in the page's own language):\n");
             print!("{}", super::coverage::table(c));
+        }
+        let n = report.untranslated.len();
+        if untranslated {
+            println!("\nstill in another language ({n} text unit{}):", plural(n));
+            for u in &report.untranslated {
+                println!("{}:{}: {}", shown(&u.file), u.line, u.text);
+            }
+        } else if n > 0 {
+            println!(
+                "\n{n} text unit{} still in another language: `rulebook check --untranslated` lists them with their lines",
+                plural(n)
+            );
         }
         println!("\ncheck: {errors} error(s), {warnings} warning(s)");
     }
