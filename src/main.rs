@@ -189,9 +189,10 @@ fn main() -> ExitCode {
         Command::Translated { site, chapters } => {
             let mut diags = Diagnostics::default();
             let result = rulebook::check::mark_translated(&site, &chapters, &mut diags);
-            diags
-                .items
-                .retain(|d| d.severity == rulebook::diag::Severity::Error);
+            // the site's own warnings are `check`'s to show; these are about what was recorded
+            diags.items.retain(|d| {
+                d.severity == rulebook::diag::Severity::Error || d.kind == "unfinished-translation"
+            });
             print_diagnostics(&mut diags);
             match result {
                 Ok(files) => {

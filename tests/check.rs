@@ -765,3 +765,32 @@ fn untranslated_text_is_listed_with_its_lines() {
     let (_, v) = check_json(s.path(), &[]);
     assert!(v.get("untranslated").is_none(), "{v:#}");
 }
+
+/// `translated` records a chapter with text still in English, and says so: the record is not
+/// a sign that the translation is done.
+#[test]
+fn translated_says_when_text_is_left_in_another_language() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nIntro words.\n\nMore words here.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\nMore words here.\n",
+        ),
+    ]);
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("warning[unfinished-translation]: content/uk/a.md:8: recorded as up to date with its en source, though 1 of its 3 text units is still in another language"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("recorded the source of content/uk/a.md"),
+        "{}",
+        r.stderr
+    );
+}

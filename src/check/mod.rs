@@ -632,6 +632,29 @@ pub fn mark_translated(
                 .map_err(|e| format!("cannot read {}: {e}", c.path.display()))?;
             let new = stale::rewrite_front_matter(&text, &stale::to_yaml(&rec), &c.path)?;
             if new != text {
+                // recorded as up to date with text still in another language: say so, the
+                // record is not a sign that the chapter is done
+                if let Some(script) = units::script_of(lang) {
+                    let own = chapter_units(c);
+                    let left = own
+                        .iter()
+                        .filter(|u| !units::written_in(&u.text, script))
+                        .count();
+                    if left > 0 {
+                        diags.push(Diagnostic::warning(
+                            "unfinished-translation",
+                            &c.path,
+                            own.iter()
+                                .find(|u| !units::written_in(&u.text, script))
+                                .map_or(1, |u| u.line),
+                            format!(
+                                "recorded as up to date with its {source} source, though {left} of its {} text units {} still in another language (`rulebook check --untranslated` lists them)",
+                                own.len(),
+                                if left == 1 { "is" } else { "are" }
+                            ),
+                        ));
+                    }
+                }
                 changes.push((file, c.path.clone(), new));
             }
         }
