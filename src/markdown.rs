@@ -623,6 +623,16 @@ impl<'s> State<'s> {
 
     /// Body text: escape it, turn symbols into icons and bare section numbers into placeholders.
     fn text(&mut self, t: &str, line: usize) -> String {
+        if t.contains(':') {
+            for (at, written, near) in self.symbols.misspelled(t) {
+                self.out.diags.push(Diagnostic::warning(
+                    "unknown-symbol",
+                    self.src.file,
+                    line + t[..at].matches('\n').count(),
+                    format!("`{written}` is no symbol the theme has; did you mean `:{near}:`? (it is shown as text)"),
+                ));
+            }
+        }
         let refs = scan_refs(t);
         let whole_cell = self.in_cell && refs.len() == 1 && t.trim() == refs[0].number;
         let mut out = String::with_capacity(t.len() + 16);

@@ -38,6 +38,41 @@ impl Symbols {
         self.names.iter()
     }
 
+    /// The `:name:` spans of `text` that are no symbol but one a letter or two from a symbol's
+    /// name (`:enrgy:` for `:energy:`), with the name they likely meant: shown as text, they
+    /// are a typo the author wants to hear of. Other `:words:` (a time, `a:b:c`) are left
+    /// alone. (byte offset, what was written, the symbol's name)
+    pub fn misspelled<'t>(&self, text: &'t str) -> Vec<(usize, &'t str, &str)> {
+        let mut out = Vec::new();
+        if self.names.is_empty() {
+            return out;
+        }
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while let Some(off) = memchr::memchr(b':', &bytes[i..]) {
+            let start = i + off;
+            let len = bytes[start + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b'_')
+                .count();
+            let end = start + 1 + len;
+            if len >= 4 && bytes.get(end) == Some(&b':') {
+                let name = &text[start + 1..end];
+                if !self.names.contains_key(name) {
+                    if let Some(near) =
+                        crate::theme::near_key(name, self.names.keys().map(String::as_str))
+                    {
+                        out.push((start, &text[start..=end], near));
+                        i = end + 1;
+                        continue;
+                    }
+                }
+            }
+            i = start + 1;
+        }
+        out
+    }
+
     /// Escapes `text` into `out`, replacing every known symbol with its icon.
     pub fn render_into(&self, text: &str, root: &str, out: &mut String) {
         let mut last = 0;

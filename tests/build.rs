@@ -832,3 +832,29 @@ fn a_misspelled_front_matter_key_names_the_key_it_likely_is() {
         r.stderr
     );
 }
+
+/// A symbol a letter or two from one the theme has (`:mian:`) is a warning naming the symbol
+/// it likely is; other `:words:` (a time, `a:b:c`) are not.
+#[test]
+fn a_misspelled_symbol_names_the_symbol_it_likely_is() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\nPay a :main: cost.\n\nPay a :mian: cost at 10:30:00, see a:b:c.\n",
+        ),
+        ("content/uk/a.md", "---\nid: a\ntitle: А\n---\n\nТекст.\n"),
+    ]);
+    let r = build_ok(d.path());
+    let found: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("unknown-symbol"))
+        .collect();
+    assert_eq!(
+        found,
+        ["warning[unknown-symbol]: content/en/a.md:8: `:mian:` is no symbol the theme has; did you mean `:main:`? (it is shown as text)"],
+        "{}",
+        r.stderr
+    );
+}
