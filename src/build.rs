@@ -74,6 +74,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         }
         _ => None,
     };
+    hold_back_follow_ons(diags);
     if opts.strict {
         diags.make_strict();
     }
@@ -135,6 +136,38 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         std::mem::forget(site);
     }
     Ok(report)
+}
+
+/// When a chapter file did not load, the references and links to what it defines are
+/// "broken" only because of that: those warnings are held back (one line says how many) until
+/// the errors are fixed, when any that are real come back. `check` does the same for what it
+/// says across languages.
+fn hold_back_follow_ons(diags: &mut Diagnostics) {
+    let chapter_failed = diags.items.iter().any(|d| {
+        d.severity == crate::diag::Severity::Error
+            && d.file.starts_with("content")
+            && d.file.extension().is_some_and(|e| e == "md")
+    });
+    if !chapter_failed {
+        return;
+    }
+    let before = diags.items.len();
+    diags.items.retain(|d| {
+        d.severity == crate::diag::Severity::Error
+            || !matches!(d.kind, "broken-ref" | "broken-link")
+    });
+    let held = before - diags.items.len();
+    if held > 0 {
+        diags.push(crate::diag::Diagnostic::warning(
+            "held-back",
+            "content",
+            0,
+            format!(
+                "{held} warning{} about references and links held back: a chapter file with an error may define what they refer to (they come back once it loads, if they still hold)",
+                if held == 1 { "" } else { "s" }
+            ),
+        ));
+    }
 }
 
 /// Writes every file of a resolved site into `dir`: pages, search index, exports. Shared by

@@ -858,3 +858,37 @@ fn a_misspelled_symbol_names_the_symbol_it_likely_is() {
         r.stderr
     );
 }
+
+/// A chapter that does not load makes the references and links to it "broken" only because
+/// of that: the build holds those warnings back (one line says how many) and shows the error.
+#[test]
+fn references_to_a_chapter_that_did_not_load_are_held_back() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\nSee [setup](b.md) and 2.1.0.\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: \"2.0.0 Setup\n---\n\n## 2.1.0 Deal\n\nDeal.\n",
+        ),
+        ("content/uk/a.md", "---\nid: a\ntitle: А\n---\n\nТекст.\n"),
+    ]);
+    let r = run(&["build", "--site", d.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error[front-matter]: content/en/b.md:"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("broken-ref"), "{}", r.stderr);
+    assert!(!r.stderr.contains("broken-link"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning[held-back]: content: 2 warnings about references and links held back"
+        ),
+        "{}",
+        r.stderr
+    );
+}
