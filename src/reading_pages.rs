@@ -277,6 +277,18 @@ pub fn short_page(site: &Site, lang: &str) -> String {
         }
     }
     let t = |k: &str| escape(&site.theme.string(lang, k));
+    // the site's own first section number as the example, not another game's
+    // (a section's, `1.1.0`, rather than a chapter's `1.0.0`)
+    let numbers = site.sections.numbers();
+    let first = |keep: &dyn Fn(&str) -> bool| {
+        (numbers.iter().copied())
+            .filter(|n| keep(n))
+            .min_by(|a, b| crate::check::compare_numbers(a, b))
+    };
+    let example = first(&|n| n.split('.').count() == 3 && n.split('.').nth(1) != Some("0"))
+        .or_else(|| first(&|_| true))
+        .unwrap_or("1.1.0")
+        .to_string();
     let mut s = String::new();
     let _ = write!(
         s,
@@ -305,11 +317,12 @@ pub fn short_page(site: &Site, lang: &str) -> String {
 "##);
     let _ = write!(
         s,
-        "<h1>{}</h1>\n<form method=\"get\" action=\"\" role=\"search\"><label for=\"n\">{}</label> <input id=\"n\" name=\"n\" inputmode=\"decimal\" autocomplete=\"off\" placeholder=\"7.1.0\"> <button type=\"submit\">{}</button></form>\n<p class=\"short-missing\">{}</p>\n<p><a href=\"../\">{}</a></p>\n</main>\n</body>\n</html>\n",
+        "<h1>{}</h1>\n<form method=\"get\" action=\"\" role=\"search\"><label for=\"n\">{}</label> <input id=\"n\" name=\"n\" inputmode=\"decimal\" autocomplete=\"off\" placeholder=\"{}\"> <button type=\"submit\">{}</button></form>\n<p class=\"short-missing\">{}</p>\n<p><a href=\"../\">{}</a></p>\n</main>\n</body>\n</html>\n",
         t("section"),
         t("section_number"),
+        escape(&example),
         t("go"),
-        t("section_not_found"),
+        t("section_not_found").replace("{example}", &escape(&example)),
         t("contents"),
     );
     s

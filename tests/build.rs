@@ -892,3 +892,27 @@ fn references_to_a_chapter_that_did_not_load_are_held_back() {
         r.stderr
     );
 }
+
+/// The short-address page's example number is the site's own first section, not another
+/// game's `7.1.0`.
+#[test]
+fn the_short_address_page_shows_the_sites_own_section_number() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: \"3.0.0 A\"\n---\n\n## 3.2.0 Two\n\nText.\n\n## 3.4.0 Four\n\nText.\n",
+        ),
+        ("content/uk/a.md", "---\nid: a\ntitle: \"3.0.0 А\"\n---\n\n## 3.2.0 Два\n\nТекст.\n"),
+    ]);
+    build_ok(d.path());
+    for lang in ["en", "uk"] {
+        let doc = page(&d.path().join(format!("public/{lang}/s/index.html")));
+        assert_eq!(attrs(&doc, "#n", "placeholder"), ["3.2.0"], "{lang}");
+        let missing = texts(&doc, ".short-missing").join("");
+        assert!(
+            missing.contains("3.2.0") && !missing.contains("7.1.0"),
+            "{missing}"
+        );
+    }
+}
