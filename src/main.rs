@@ -86,6 +86,7 @@ enum Command {
     /// Search the rules from the command line (builds or reuses an index outside public/)
     Search {
         /// What to look for
+        #[arg(value_parser = query_arg)]
         query: String,
         /// The site folder: holds content/
         #[arg(long, default_value = ".")]
@@ -94,7 +95,7 @@ enum Command {
         #[arg(long)]
         lang: Option<String>,
         /// How many results to print
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, value_parser = limit_arg)]
         limit: usize,
         /// Print a JSON array instead of text
         #[arg(long)]
@@ -315,6 +316,23 @@ fn main() -> ExitCode {
 
 /// `--base-url` is checked as it is read, so a bad one is a usage error (exit 2) like any bad
 /// option value; in `site.yaml` the same check is a content error at its line.
+/// A query with something to look for: an empty one is a mistake in the command, not a
+/// search that found nothing.
+fn query_arg(q: &str) -> Result<String, String> {
+    if q.trim().is_empty() {
+        return Err("the query is empty; give a word, a term or a section number".into());
+    }
+    Ok(q.to_string())
+}
+
+/// How many results to print: one at least (`--limit 0` printed "no results").
+fn limit_arg(n: &str) -> Result<usize, String> {
+    match n.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("give how many results to print, a whole number from 1".into()),
+    }
+}
+
 fn base_url_arg(url: &str) -> Result<String, String> {
     rulebook::config::normalize_base_url(url)
 }

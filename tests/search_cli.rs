@@ -227,3 +227,22 @@ fn leftovers_of_killed_searches_are_swept() {
         "the folder of a running process was removed"
     );
 }
+
+/// An empty query and `--limit 0` are mistakes in the command (exit 2, saying what to give),
+/// not searches that found nothing.
+#[test]
+fn an_empty_query_or_a_zero_limit_is_a_usage_error() {
+    let d = tempfile::tempdir().unwrap();
+    let site = d.path().to_str().unwrap();
+    for (args, says) in [
+        (vec!["search", "--site", site, "  "], "the query is empty"),
+        (
+            vec!["search", "--site", site, "--limit", "0", "attack"],
+            "a whole number from 1",
+        ),
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    }
+}
