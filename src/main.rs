@@ -211,6 +211,15 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Serve { site, .. } if !site.join("content").is_dir() => {
+            // as `build` and `check` say it, with their exit code: the site is missing, the
+            // command is fine
+            eprintln!(
+                "error[missing-content]: {}: no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
+                site.join("content").display()
+            );
+            ExitCode::from(1)
+        }
         Command::Serve {
             site,
             port,

@@ -512,3 +512,28 @@ fn a_killed_previews_folder_is_removed_by_the_next_one() {
     let _ =
         std::fs::remove_dir_all(std::env::temp_dir().join(format!("rulebook-serve-{}", last.id())));
 }
+
+/// A folder without content/ is the same mistake for `serve` as for `build`: the same
+/// message, and exit 1 (the command itself is fine).
+#[test]
+fn serving_a_folder_without_content_fails_as_build_does() {
+    let d = tempfile::tempdir().unwrap();
+    let site = d.path().to_str().unwrap();
+    let build = run(&["build", "--site", site]);
+    let serve = run(&["serve", "--site", site, "--port", "0"]);
+    assert_eq!(
+        (build.code, serve.code),
+        (1, 1),
+        "{}\n{}",
+        build.stderr,
+        serve.stderr
+    );
+    let said = |r: &Run| {
+        r.stderr
+            .lines()
+            .find(|l| l.starts_with("error[missing-content]"))
+            .map(str::to_string)
+    };
+    assert!(said(&serve).is_some(), "{}", serve.stderr);
+    assert_eq!(said(&build), said(&serve));
+}
