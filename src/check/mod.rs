@@ -379,8 +379,7 @@ fn section_pairs(site: &Site) -> Vec<Diagnostic> {
     let numbers = |p: &crate::site::ChapterPage| -> BTreeMap<String, usize> {
         let mut m = BTreeMap::new();
         if let Some(n) = &p.title_number {
-            let line = front_matter_line(&site.root.join(&p.chapter.path), "title").unwrap_or(1);
-            m.insert(n.clone(), line);
+            m.insert(n.clone(), p.chapter.title_line);
         }
         for h in &p.prepared.headings {
             if let Some(n) = &h.number {
