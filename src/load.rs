@@ -269,12 +269,16 @@ pub fn parse_chapter(
         .strip_prefix("---\n")
         .or_else(|| (text == "---").then_some(""))
     else {
-        diags.push(Diagnostic::error(
-            "front-matter",
-            &path,
-            1,
-            "no front matter: a chapter starts with `---`, then `id:` and `title:`, then `---`",
-        ));
+        // say what is near: a fence with spaces after it, or another tool's TOML fence
+        let first = text.lines().next().unwrap_or_default();
+        let msg = if first.trim_end() == "---" {
+            "the opening `---` has spaces after it; remove them (a chapter starts with a line that is `---` alone)"
+        } else if first.trim_end() == "+++" {
+            "front matter in TOML (`+++`) is not read; write it in YAML between `---` lines: `id:`, `title:`"
+        } else {
+            "no front matter: a chapter starts with `---`, then `id:` and `title:`, then `---`"
+        };
+        diags.push(Diagnostic::error("front-matter", &path, 1, msg));
         return None;
     };
     let close = if after_open.starts_with("---\n") || after_open == "---" {
@@ -749,6 +753,24 @@ mod tests {
         let c = c.unwrap();
         assert_eq!(c.title, "Вй");
         assert_eq!(c.body, "x\ny\n");
+    }
+
+    #[test]
+    fn a_fence_with_spaces_or_in_toml_is_named() {
+        for (text, says) in [
+            ("--- \nid: a\ntitle: b\n---\n", "has spaces after it"),
+            ("+++\nid = \"a\"\n+++\n", "TOML"),
+            ("Hello\n", "no front matter"),
+        ] {
+            let (c, d) = parse(text);
+            assert!(c.is_none());
+            assert!(
+                d.items[0].message.contains(says),
+                "{text:?}: {}",
+                d.items[0]
+            );
+            assert_eq!(d.items[0].line, 1);
+        }
     }
 
     #[test]
