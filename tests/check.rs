@@ -277,6 +277,12 @@ fn coverage_figures_on_a_known_fixture() {
         "{}",
         r.stdout
     );
+    // the pairing finding names the draft rather than saying there is no translation at all
+    assert!(
+        r.stdout.contains("has no uk version yet (the draft content/uk/b.md is left out until its `draft: true` goes)"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

@@ -324,12 +324,25 @@ fn pairing(site: &Site, failed: &Failed) -> Vec<Diagnostic> {
             continue;
         }
         if let Some(p) = have.first().and_then(|l| page(l, id)) {
+            // a translation under way as a draft is not "none yet": say where it is
+            let drafts: Vec<String> = (site.drafts_left_out.iter())
+                .filter(|d| d.id == *id && lacking.contains(&d.lang.as_str()))
+                .map(|d| d.path.display().to_string())
+                .collect();
+            let draft_note = if drafts.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (the draft {} is left out until its `draft: true` goes)",
+                    drafts.join(", ")
+                )
+            };
             out.push(Diagnostic::warning(
                 "chapter-one-language",
                 &p.chapter.path,
                 1,
                 format!(
-                    "chapter `{id}` has no {} version yet; readers of {} see this text with a \"not translated\" banner",
+                    "chapter `{id}` has no {} version yet{draft_note}; readers of {} see this text with a \"not translated\" banner",
                     lacking.join(", "),
                     lacking.join(", ")
                 ),
