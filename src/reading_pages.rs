@@ -270,8 +270,9 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
 pub fn short_page(site: &Site, lang: &str) -> String {
     let resolver = site.resolver();
     // target page → its section numbers: the numbers are the bulk of the table
+    let numbers = site.sections.numbers();
     let mut by_page: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    for n in site.sections.numbers() {
+    for &n in &numbers {
         if let Some((l, id)) = resolver.section_page(lang, n) {
             by_page.entry(format!("{l}/{id}")).or_default().push(n);
         }
@@ -279,7 +280,6 @@ pub fn short_page(site: &Site, lang: &str) -> String {
     let t = |k: &str| escape(&site.theme.string(lang, k));
     // the site's own first section number as the example, not another game's
     // (a section's, `1.1.0`, rather than a chapter's `1.0.0`)
-    let numbers = site.sections.numbers();
     let first = |keep: &dyn Fn(&str) -> bool| {
         (numbers.iter().copied())
             .filter(|n| keep(n))

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::units::{script_of, written_in, Unit};
+use super::units::{untranslated, Unit};
 
 /// The figures of one chapter in one language.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -36,10 +36,7 @@ pub struct Draft {
 
 /// Units of `us` written in `lang`'s own script (all of them for a Latin-script language).
 fn in_own_script(lang: &str, us: &[Unit]) -> usize {
-    match script_of(lang) {
-        Some(s) => us.iter().filter(|u| written_in(&u.text, s)).count(),
-        None => us.len(),
-    }
+    us.len() - untranslated(lang, us).len()
 }
 
 /// One cell of a coverage table.

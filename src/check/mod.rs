@@ -50,17 +50,17 @@ fn untranslated_units(
     units: &BTreeMap<String, BTreeMap<String, Vec<Unit>>>,
 ) -> Vec<Untranslated> {
     let mut out = Vec::new();
+    let index = site.page_index();
     for lang in &site.config.languages {
-        let Some(script) = units::script_of(lang) else {
-            continue;
-        };
         for id in &site.order {
-            let (Some(p), Some(us)) =
-                (site.page(lang, id), units.get(lang).and_then(|m| m.get(id)))
-            else {
+            let (Some(&i), Some(us)) = (
+                index.get(&(lang.as_str(), id.as_str())),
+                units.get(lang).and_then(|m| m.get(id)),
+            ) else {
                 continue;
             };
-            for u in us.iter().filter(|u| !units::written_in(&u.text, script)) {
+            let p = &site.pages[lang][i];
+            for u in units::untranslated(lang, us) {
                 let words: Vec<&str> = u.text.split_whitespace().take(8).collect();
                 let mut text = words.join(" ");
                 if u.text.split_whitespace().nth(8).is_some() {
@@ -646,26 +646,20 @@ pub fn mark_translated(
             if new != text {
                 // recorded as up to date with text still in another language: say so, the
                 // record is not a sign that the chapter is done
-                if let Some(script) = units::script_of(lang) {
-                    let own = chapter_units(c);
-                    let left = own
-                        .iter()
-                        .filter(|u| !units::written_in(&u.text, script))
-                        .count();
-                    if left > 0 {
-                        diags.push(Diagnostic::warning(
-                            "unfinished-translation",
-                            &c.path,
-                            own.iter()
-                                .find(|u| !units::written_in(&u.text, script))
-                                .map_or(1, |u| u.line),
-                            format!(
-                                "recorded as up to date with its {source} source, though {left} of its {} text units {} still in another language (`rulebook check --untranslated` lists them)",
-                                own.len(),
-                                if left == 1 { "is" } else { "are" }
-                            ),
-                        ));
-                    }
+                let own = chapter_units(c);
+                let left = units::untranslated(lang, &own);
+                if let Some(first) = left.first() {
+                    diags.push(Diagnostic::warning(
+                        "unfinished-translation",
+                        &c.path,
+                        first.line,
+                        format!(
+                            "recorded as up to date with its {source} source, though {} of its {} text units {} still in another language (`rulebook check --untranslated` lists them)",
+                            left.len(),
+                            own.len(),
+                            if left.len() == 1 { "is" } else { "are" }
+                        ),
+                    ));
                 }
                 changes.push((file, c.path.clone(), new));
             }

@@ -102,6 +102,16 @@ pub fn script_of(lang: &str) -> Option<Script> {
     }
 }
 
+/// The units of `us` not written in `lang`'s script: text still in another language. None
+/// for a language whose script is not known (all of it counts as its own). What coverage
+/// counts, `check --untranslated` lists and `translated` warns of.
+pub fn untranslated<'u>(lang: &str, us: &'u [Unit]) -> Vec<&'u Unit> {
+    match script_of(lang) {
+        Some(s) => us.iter().filter(|u| !written_in(&u.text, s)).collect(),
+        None => Vec::new(),
+    }
+}
+
 /// Whether a unit of text is written in `script`: more of its letters are of that script than of
 /// the other. Symbol names (`:main:`) are not words and do not count; a unit without letters
 /// (numbers only) counts as written in any script.
