@@ -191,7 +191,16 @@ pub fn write_output(
         || crate::search::web::write_site(site, dir),
     );
     match search {
-        Ok(n) => files += n,
+        Ok((n, index)) => {
+            files += n;
+            // last: its version is a fingerprint of the index and of the theme's files and
+            // images, which the other two threads wrote
+            match crate::offline::write_service_worker(site, dir, &index) {
+                Ok(true) => files += 1,
+                Ok(false) => {}
+                Err(d) => render_diags.push(d),
+            }
+        }
         Err(d) => render_diags.push(d),
     }
     for r in exports {

@@ -22,6 +22,7 @@ pub mod limits;
 pub mod lists;
 pub mod load;
 pub mod markdown;
+pub mod offline;
 pub mod output;
 pub mod print;
 pub mod reading;

@@ -916,3 +916,57 @@ fn the_short_address_page_shows_the_sites_own_section_number() {
         );
     }
 }
+
+/// The version on top of the service worker (`var RULEBOOK_VERSION = "…";`).
+fn worker_version(public: &std::path::Path) -> String {
+    let sw = std::fs::read_to_string(public.join("sw.js")).expect("sw.js");
+    let first = sw.lines().next().unwrap_or_default();
+    let v = first
+        .strip_prefix("var RULEBOOK_VERSION = \"")
+        .and_then(|r| r.strip_suffix("\";"))
+        .unwrap_or_else(|| panic!("no version on top of sw.js: {first}"));
+    assert_eq!(v.len(), 16, "{v}");
+    v.to_string()
+}
+
+/// The worker serves the theme's files, the images and the search index from its cache without
+/// asking the server: unless its version changes with any byte of them, returning visitors keep
+/// the old ones for good.
+#[test]
+fn the_service_worker_is_new_whenever_a_file_it_caches_first_changes() {
+    let dir = fixture();
+    let public = dir.path().join("public");
+    write(dir.path(), "content/en/resources/board.png", b"PNG one");
+    build_ok(dir.path());
+    let first = worker_version(&public);
+    build_ok(dir.path());
+    assert_eq!(
+        worker_version(&public),
+        first,
+        "the same site, another version"
+    );
+    let mut seen = vec![first];
+    let mut changed = |what: &str, rel: &str, bytes: &[u8]| {
+        write(dir.path(), rel, bytes);
+        build_ok(dir.path());
+        let v = worker_version(&public);
+        assert!(!seen.contains(&v), "{what}: the worker kept version {v}");
+        seen.push(v);
+    };
+    changed(
+        "an image, same name",
+        "content/en/resources/board.png",
+        b"PNG two",
+    );
+    changed(
+        "a theme file",
+        "static/icons/main.svg",
+        ICON.replace("r=\"9\"", "r=\"8\"").as_bytes(),
+    );
+    // the same words as often, in another order: only the passage a result shows changes
+    changed(
+        "the order of two words",
+        "content/en/02-combat.md",
+        EN_COMBAT.replace("Attack text,", "text Attack,").as_bytes(),
+    );
+}

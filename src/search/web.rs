@@ -25,9 +25,9 @@
 //!   its first match).
 //!
 //! The text is analyzed once per document, on all cores; the postings are then gathered in
-//! document order. `sw.js` (the service worker, at the site root so its scope is the whole
-//! site) is written here too, named with the index's fingerprint so a new build replaces the
-//! cached index.
+//! document order. Every file is counted into a fingerprint as it is written: the service
+//! worker's version ([`crate::offline`]), so that browsers drop an index they kept once any of
+//! its bytes change.
 
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -41,6 +41,7 @@ use super::docs::{Doc, Kind};
 use super::rank::{is_number, spelling};
 use super::terms::TermCache;
 use crate::json::escape_into;
+use crate::offline::Fingerprint;
 use crate::output::write_file;
 
 /// Target size of a term shard before compression.
@@ -666,14 +667,19 @@ struct Meta<'a> {
     stop: &'static [&'static str],
 }
 
-/// Writes the browser index for `docs` into `dir/search/` and the service worker into
-/// `dir/sw.js`. Returns the number of files written.
-/// The version is a hash of the vocabulary and statistics: it changes when the text does.
+/// Writes the browser index for `docs` into `dir/search/`, adding every file to `print`.
+/// Returns the number of files written.
 pub fn write(
     docs: &[Doc<'_>],
     languages: &[String],
     dir: &Path,
-) -> std::io::Result<(usize, String)> {
+    print: &Fingerprint,
+) -> std::io::Result<usize> {
+    // every file of the index goes through here, so the fingerprint misses none
+    let write_file = |dir: &Path, rel: &str, bytes: &[u8]| {
+        print.add(rel, bytes);
+        write_file(dir, rel, bytes)
+    };
     let mut sw = crate::timing::Stopwatch::start();
     let per_run = docs
         .len()
@@ -932,17 +938,6 @@ pub fn write(
         stop: super::rank::STOP_WORDS,
     };
     let meta_json = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
-    let version = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        meta_json.hash(&mut h);
-        docs.len().hash(&mut h);
-        for d in docs {
-            d.url.hash(&mut h);
-            d.title.hash(&mut h);
-        }
-        format!("{:016x}", h.finish())
-    };
     write_file(
         dir,
         "search/index.js",
@@ -1079,10 +1074,7 @@ pub fn write(
         write_file(dir, &format!("search/d/{k}.js"), s.as_bytes())
     })?;
     sw.lap("search: document chunks");
-    Ok((
-        1 + shard_ranges.len() + files.len() + pair_files.len() + chunks.len(),
-        version,
-    ))
+    Ok(1 + shard_ranges.len() + files.len() + pair_files.len() + chunks.len())
 }
 
 /// The tier files: which pieces each holds, as (term, piece) in the order written, and for
@@ -1243,65 +1235,24 @@ fn cut(text: &str, chars: usize) -> &str {
     }
 }
 
-/// The service worker: the theme's `js/sw.js` with the index version on top, so a rebuilt
-/// site's worker is a new worker and drops the old caches.
-pub fn service_worker(template: &[u8], version: &str, search_files: &[String]) -> Vec<u8> {
-    let mut out = format!("var RULEBOOK_VERSION = {version:?};\n").into_bytes();
-    out.extend_from_slice(b"var RULEBOOK_SEARCH_FILES = ");
-    // a list of plain relative paths: serialising it cannot fail
-    let _ = serde_json::to_writer(&mut out, search_files);
-    out.extend_from_slice(b";\n");
-    out.extend_from_slice(template);
-    out
-}
-
-/// The largest search index the service worker downloads whole on the first visit, so that
-/// every search works offline afterwards (the default content's is about 0.2 MB). A larger
-/// index (a few MB from a few hundred chapters on) is kept as it is read: the searches made
-/// online work offline.
-pub const OFFLINE_INDEX_BYTES: u64 = 2 * 1024 * 1024;
-
-/// Every file of the index in `dir/search/` (paths from the site root, sorted), when they come
-/// to at most [`OFFLINE_INDEX_BYTES`]; empty otherwise.
-fn offline_index(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut bytes = 0;
-    for e in walkdir::WalkDir::new(dir.join("search")).sort_by_file_name() {
-        let Ok(e) = e else { return Vec::new() };
-        if !e.file_type().is_file() {
-            continue;
-        }
-        bytes += e.metadata().map(|m| m.len()).unwrap_or(u64::MAX / 2);
-        if bytes > OFFLINE_INDEX_BYTES {
-            return Vec::new();
-        }
-        if let Ok(rel) = e.path().strip_prefix(dir) {
-            files.push(rel.to_string_lossy().replace('\\', "/"));
-        }
-    }
-    files
-}
-
-/// Writes the whole browser side of search for `site` into `dir`: the index and `sw.js`.
-/// Returns the number of files written.
-pub fn write_site(site: &crate::site::Site, dir: &Path) -> Result<usize, crate::diag::Diagnostic> {
-    let io = |e: std::io::Error| {
+/// Writes the browser's search index for `site` into `dir/search/`. Returns the number of
+/// files written and their fingerprint, the service worker's part of its version
+/// ([`crate::offline`]).
+pub fn write_site(
+    site: &crate::site::Site,
+    dir: &Path,
+) -> Result<(usize, Fingerprint), crate::diag::Diagnostic> {
+    let docs = super::docs::collect(site);
+    let print = Fingerprint::default();
+    let files = write(&docs, &site.config.languages, dir, &print).map_err(|e| {
         crate::diag::Diagnostic::error(
             "io",
             dir.display().to_string(),
             0,
             format!("cannot write the search index: {e}"),
         )
-    };
-    let docs = super::docs::collect(site);
-    let (files, version) = write(&docs, &site.config.languages, dir).map_err(io)?;
-    let template = match site.theme.static_files.get("js/sw.js") {
-        Some(f) => site.theme.read_static(f).map_err(io)?,
-        None => return Ok(files),
-    };
-    let offline = offline_index(dir);
-    write_file(dir, "sw.js", &service_worker(&template, &version, &offline)).map_err(io)?;
-    Ok(files + 1)
+    })?;
+    Ok((files, print))
 }
 
 #[cfg(test)]

@@ -1,0 +1,148 @@
+//! The service worker, `sw.js` at the site root: what a visitor's browser keeps so that the
+//! site and its search work offline after the first visit, and the version that tells the
+//! browser to drop what it kept.
+//!
+//! The worker serves the theme's files (`static/`), the images (`media/`) and the search index
+//! (`search/`) from its cache first, without asking the server. So its version must change
+//! whenever any byte of those files does: a worker with the same version keeps serving the old
+//! files to every returning visitor, for good. The version is therefore a fingerprint of those
+//! files as written, not of the text alone (a fix to the CSS, a new image under the same name
+//! or a new rulebook's `search.js` changes no text).
+
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::diag::Diagnostic;
+use crate::output::write_file;
+
+/// The largest search index the service worker downloads whole on the first visit, so that
+/// every search works offline afterwards (the default content's is about 0.2 MB). A larger
+/// index (a few MB from a few hundred chapters on) is kept as it is read: the searches made
+/// online work offline.
+pub const OFFLINE_INDEX_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The folders whose files the worker serves from its cache first (`static/js/sw.js`).
+const CACHED_FIRST: [&str; 2] = ["static", "media"];
+
+/// A fingerprint of a set of files: the sum of one hash per file (of its path and bytes), so
+/// files written on several threads, in any order, give the same fingerprint, and adding one
+/// costs no lock.
+#[derive(Default)]
+pub struct Fingerprint(AtomicU64);
+
+impl Fingerprint {
+    /// Counts in the file `rel` (path from the site root) with content `bytes`.
+    pub fn add(&self, rel: &str, bytes: &[u8]) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        rel.hash(&mut h);
+        bytes.hash(&mut h);
+        self.0.fetch_add(h.finish(), Ordering::Relaxed);
+    }
+
+    pub fn value(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Writes `sw.js` into the site at `dir`, whose search index has the fingerprint `index`; the
+/// theme's files and the images are read back from `dir` (they are small next to the index,
+/// and written by another thread). Returns whether the theme has a worker to write.
+pub fn write_service_worker(
+    site: &crate::site::Site,
+    dir: &Path,
+    index: &Fingerprint,
+) -> Result<bool, Diagnostic> {
+    let io = |e: std::io::Error| {
+        Diagnostic::error(
+            "io",
+            dir.display().to_string(),
+            0,
+            format!("cannot write the service worker: {e}"),
+        )
+    };
+    let Some(f) = site.theme.static_files.get("js/sw.js") else {
+        return Ok(false);
+    };
+    let template = site.theme.read_static(f).map_err(io)?;
+    let files = Fingerprint::default();
+    for folder in CACHED_FIRST {
+        for e in walkdir::WalkDir::new(dir.join(folder)).sort_by_file_name() {
+            // a folder the site does not have (no images) is no error
+            let Ok(e) = e else { continue };
+            if !e.file_type().is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(e.path()).map_err(io)?;
+            files.add(&rel_path(dir, e.path()), &bytes);
+        }
+    }
+    let version = format!("{:016x}", index.value().wrapping_add(files.value()));
+    let offline = offline_index(dir);
+    write_file(dir, "sw.js", &service_worker(&template, &version, &offline)).map_err(io)?;
+    Ok(true)
+}
+
+/// `path` below `dir`, with `/` between its parts.
+fn rel_path(dir: &Path, path: &Path) -> String {
+    path.strip_prefix(dir)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The service worker: the theme's `js/sw.js` with the version on top, so a rebuilt site whose
+/// cached files changed has a new worker, which drops the old caches.
+pub fn service_worker(template: &[u8], version: &str, search_files: &[String]) -> Vec<u8> {
+    let mut out = format!("var RULEBOOK_VERSION = {version:?};\n").into_bytes();
+    out.extend_from_slice(b"var RULEBOOK_SEARCH_FILES = ");
+    // a list of plain relative paths: serialising it cannot fail
+    let _ = serde_json::to_writer(&mut out, search_files);
+    out.extend_from_slice(b";\n");
+    out.extend_from_slice(template);
+    out
+}
+
+/// Every file of the index in `dir/search/` (paths from the site root, sorted), when they come
+/// to at most [`OFFLINE_INDEX_BYTES`]; empty otherwise.
+fn offline_index(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut bytes = 0;
+    for e in walkdir::WalkDir::new(dir.join("search")).sort_by_file_name() {
+        let Ok(e) = e else { return Vec::new() };
+        if !e.file_type().is_file() {
+            continue;
+        }
+        bytes += e.metadata().map(|m| m.len()).unwrap_or(u64::MAX / 2);
+        if bytes > OFFLINE_INDEX_BYTES {
+            return Vec::new();
+        }
+        files.push(rel_path(dir, e.path()));
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fingerprint_is_the_same_in_any_order_and_moves_with_any_byte() {
+        let a = Fingerprint::default();
+        a.add("search/t/0.js", b"one");
+        a.add("search/d/0.js", b"two");
+        let b = Fingerprint::default();
+        b.add("search/d/0.js", b"two");
+        b.add("search/t/0.js", b"one");
+        assert_eq!(a.value(), b.value());
+        let c = Fingerprint::default();
+        c.add("search/t/0.js", b"one");
+        c.add("search/d/0.js", b"twO");
+        assert_ne!(a.value(), c.value());
+        // the same bytes under another name are another file
+        let d = Fingerprint::default();
+        d.add("search/t/1.js", b"one");
+        d.add("search/d/0.js", b"two");
+        assert_ne!(a.value(), d.value());
+    }
+}
