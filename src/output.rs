@@ -475,6 +475,53 @@ impl Staging {
         Ok(())
     }
 
+    /// Puts the folder `sub` of the new site (one name, such as `search`) in place of the
+    /// target site's own, and lists its files in the target's marker instead of the old
+    /// ones. For `serve`, which writes the search index of the site it serves again: a folder
+    /// written whole and swapped in leaves no file of the old index behind (their number
+    /// changes with the text), and a request never finds it half-written. The old folder goes
+    /// with this staging folder.
+    pub fn replace_folder(self, sub: &str) -> std::io::Result<()> {
+        let prefix = format!("{sub}/");
+        let mut files = self.take_written();
+        files.retain(|f| f.starts_with(&prefix));
+        let live = self.target.join(sub);
+        let old = self.outer.join(format!("old-{sub}"));
+        let marker = self.target.join(MARKER);
+        let listed = std::fs::read_to_string(&marker)
+            .ok()
+            .and_then(|t| Listed::parse(&t));
+        // a stop waits for the swap to finish, and none begins once a stop has
+        let _swap = crate::stop::swap_guard();
+        if crate::stop::stopping() {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let had_old = live.exists();
+        if had_old {
+            std::fs::rename(&live, &old)?;
+        }
+        if let Err(e) = std::fs::rename(self.dir.join(sub), &live) {
+            if had_old {
+                let _ = std::fs::rename(&old, &live);
+            }
+            return Err(e);
+        }
+        // A site without a marker of this format (a preview's folder always has one) keeps
+        // what it has: the next build checks it as it checks any other.
+        if let Some(listed) = listed {
+            let mut all: Vec<String> = listed
+                .files
+                .into_iter()
+                .filter(|f| !f.starts_with(&prefix))
+                .collect();
+            all.extend(files);
+            let tmp = self.outer.join("marker-new");
+            std::fs::write(&tmp, marker_text(all))?;
+            std::fs::rename(&tmp, &marker)?;
+        }
+        Ok(())
+    }
+
     /// The files written into the new site so far, relative to it.
     pub fn written_so_far(&self) -> Vec<String> {
         written()

@@ -32,22 +32,7 @@ fn built_site() -> tempfile::TempDir {
 
 /// Types `query` into the search box and waits for its results; returns the titles shown.
 fn search(b: &Browser, query: &str) -> Vec<String> {
-    b.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
-    b.type_into("#search-input", query);
-    b.wait_until(
-        &format!(
-            "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {} && !r.hasAttribute('aria-busy');",
-            Value::String(query.to_string())
-        ),
-        20,
-        &format!("results for {query}"),
-    );
-    b.js("return Array.from(document.querySelectorAll('#search-results .search-title')).map(e => e.textContent)")
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
+    b.search(query)
 }
 
 fn file_url(p: &Path) -> String {

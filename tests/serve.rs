@@ -21,8 +21,14 @@ struct Serve {
 
 impl Serve {
     fn start(dir: &std::path::Path) -> Serve {
+        Serve::start_with(dir, &[])
+    }
+
+    /// [`Serve::start`] with more arguments (`--output DIR`).
+    fn start_with(dir: &std::path::Path, more: &[&str]) -> Serve {
         let mut child = Command::new(bin())
             .args(["serve", "--site", dir.to_str().unwrap(), "--port", "0"])
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -47,6 +53,23 @@ impl Serve {
         let r = get(&self.addr, "/__rulebook/wait?now=1");
         let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
         v["version"].as_u64().unwrap()
+    }
+
+    /// Waits until the search index has been written again `n` times since the start.
+    fn wait_for_search(&self, n: u64) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let r = get(&self.addr, "/__rulebook/wait?now=1");
+            let st: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+            if st["search"].as_u64().unwrap() >= n {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the search index was not written again: {st}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Waits (long-poll) for a status newer than `v` that satisfies `ok`. One save can reach
@@ -536,4 +559,112 @@ fn serving_a_folder_without_content_fails_as_build_does() {
     };
     assert!(said(&serve).is_some(), "{}", serve.stderr);
     assert_eq!(said(&build), said(&serve));
+}
+
+/// The files of `dir/search/` (paths from `dir`, sorted) and the text of its document chunks.
+fn search_files(dir: &Path) -> (Vec<String>, String) {
+    let mut files = Vec::new();
+    let mut chunks = String::new();
+    for e in walkdir::WalkDir::new(dir.join("search")).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            let rel = e
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if rel.starts_with("search/d/") {
+                chunks.push_str(&std::fs::read_to_string(e.path()).unwrap());
+            }
+            files.push(rel);
+        }
+    }
+    (files, chunks)
+}
+
+/// The search index and `sections.json` hold every chapter's text, which an incremental
+/// rebuild leaves as it was: `serve` writes them again once edits pause, and an open page then
+/// finds the new text. The new index's files (more of them here) are what the folder's marker
+/// lists, so a build may still replace the folder. The preview has no service worker: it
+/// would serve the index and the theme's files of the first visit from its cache.
+#[test]
+fn an_edit_reaches_the_search_index_once_edits_pause() {
+    let dir = fixture();
+    let out = dir.path().join("preview");
+    let s = Serve::start_with(dir.path(), &["--output", out.to_str().unwrap()]);
+    let (before, chunks) = search_files(&out);
+    assert!(!chunks.contains("zanzibarite"));
+    let b = Browser::start(1000, 600);
+    b.goto(&format!("http://{}/en/other/", s.addr));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    assert!(b.search("zanzibarite").is_empty());
+    // let the page's long-poll reach the server before the edit
+    std::thread::sleep(Duration::from_millis(500));
+    let v = s.version();
+    // enough new sections for a new document chunk (12 documents each)
+    let mut more = String::new();
+    for i in 1..=13 {
+        more.push_str(&format!(
+            "\n\n## Appendix {i}\n\nThe zanzibarite rule, part {i}.\n"
+        ));
+    }
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "Intro text.",
+        &format!("Intro text.{more}"),
+    );
+    s.wait_for(v, no_errors);
+    s.wait_for_search(1);
+    let (after, chunks) = search_files(&out);
+    assert!(
+        chunks.contains("zanzibarite"),
+        "the edit is not in the index"
+    );
+    assert!(
+        after.len() > before.len(),
+        "{} files, {} before",
+        after.len(),
+        before.len()
+    );
+    let sections = std::fs::read_to_string(out.join("en/sections.json")).unwrap();
+    assert!(
+        sections.contains("Appendix 13"),
+        "sections.json was not written again"
+    );
+    let marker = std::fs::read_to_string(out.join(".rulebook-build")).unwrap();
+    let listed: Vec<String> = marker
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<String>(l).unwrap())
+        .filter(|f| f.starts_with("search/"))
+        .collect();
+    assert_eq!(listed, after, "the marker does not list the new index");
+    // the open page (reloaded by the edit) finds the new text
+    b.wait_until(
+        "return document.readyState === 'complete' && window.RulebookSearch",
+        10,
+        "the page after the edit",
+    );
+    let titles = b.search("zanzibarite");
+    assert!(titles.iter().any(|t| t.contains("Appendix")), "{titles:?}");
+    let sw = get(&s.addr, "/sw.js").text();
+    assert!(
+        sw.contains("unregister") && !sw.contains("RULEBOOK_VERSION"),
+        "{sw}"
+    );
+    drop(s);
+    let r = run(&[
+        "build",
+        "--site",
+        dir.path().to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        r.code, 0,
+        "a build refuses the preview's folder:\n{}",
+        r.stderr
+    );
 }

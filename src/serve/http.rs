@@ -26,14 +26,30 @@ const READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 const LIVE_JS: &str = include_str!("live.js");
 
+/// Served for `/sw.js` in place of the site's worker. A worker serves the theme's files and the
+/// search index from its cache first: in a preview, where they change with every edit, the page
+/// would show the ones of the first visit. This one clears what an earlier worker of this
+/// address (another site served on the same port, or the site built and served elsewhere)
+/// kept, then unregisters itself, and answers no request.
+const NO_WORKER_JS: &str = "/* rulebook serve: no service worker while previewing */\n\
+self.addEventListener(\"install\", function () { self.skipWaiting(); });\n\
+self.addEventListener(\"activate\", function (e) {\n\
+  e.waitUntil(caches.keys().then(function (keys) {\n\
+    return Promise.all(keys.filter(function (k) { return k.indexOf(\"rulebook-\") === 0; }).map(function (k) { return caches.delete(k); }));\n\
+  }).then(function () { return self.registration.unregister(); }));\n\
+});\n";
+
 /// What the browser is told: the site's version (one more per rebuild), the version whose
-/// print views are on disk, and current errors. An edit to one chapter is announced before
-/// the print views (every chapter on one page) are written again, so the edited page reloads
-/// at once; an open print view waits for `print` instead, or it would reload to the old text.
+/// print views are on disk, the number of times the search index was written since the start,
+/// and current errors. An edit to one chapter is announced before the print views (every
+/// chapter on one page) are written again, so the edited page reloads at once; an open print
+/// view waits for `print` instead, or it would reload to the old text. The search index is
+/// written once edits pause; an open page then drops the index it has read (live.js).
 #[derive(Default)]
 pub struct Status {
     pub version: u64,
     pub print: u64,
+    pub search: u64,
     pub errors: Vec<Diagnostic>,
 }
 
@@ -73,6 +89,16 @@ impl Shared {
         let body = {
             let mut st = self.status.lock().unwrap_or_else(|e| e.into_inner());
             st.print = st.version;
+            status_json(&st)
+        };
+        self.answer_all(&body);
+    }
+
+    /// Records that the search index was written again, and tells the open pages.
+    pub fn publish_search(&self) {
+        let body = {
+            let mut st = self.status.lock().unwrap_or_else(|e| e.into_inner());
+            st.search += 1;
             status_json(&st)
         };
         self.answer_all(&body);
@@ -136,7 +162,8 @@ fn status_json(st: &Status) -> String {
             })
         })
         .collect();
-    serde_json::json!({"version": st.version, "print": st.print, "errors": errors}).to_string()
+    serde_json::json!({"version": st.version, "print": st.print, "search": st.search, "errors": errors})
+        .to_string()
 }
 
 /// Starts the acceptor and the long-poll sweeper; returns at once.
@@ -247,6 +274,16 @@ fn handle(mut s: TcpStream, shared: &Shared) {
         return;
     }
     let path = target.split('?').next().unwrap_or("");
+    if path == "/sw.js" {
+        let _ = respond(
+            &mut s,
+            200,
+            "text/javascript; charset=utf-8",
+            NO_WORKER_JS.as_bytes(),
+            &[],
+        );
+        return;
+    }
     if path == "/__rulebook/live.js" {
         let _ = respond(
             &mut s,

@@ -5,7 +5,8 @@
 //! written again only when they depend on what changed: the pages that refer to a section number
 //! that appeared or disappeared, the neighbours (previous/next links show titles) and the
 //! contents pages when titles or headings changed; the print view, which holds every chapter,
-//! right after (see [`Live::write_print`]).
+//! right after (see [`Live::write_print`]); the search index and the exports, which hold every
+//! chapter's text, once edits pause (see [`Live::write_search`]).
 //! Anything else (the glossary, templates, static files, UI strings, settings, a new, removed
 //! or renamed chapter) rebuilds the whole site, which the build does fast enough, and which can
 //! never be subtly wrong.
@@ -343,6 +344,40 @@ impl Live {
             })?;
         }
         Ok(self.site.config.languages.len())
+    }
+}
+
+impl Live {
+    /// Writes the search index, the JSON exports (`sections.json`) and the service worker
+    /// again: like the print views they hold every chapter's text, and an incremental rebuild
+    /// leaves them as they were. `serve` calls it once edits pause (a large site's index takes
+    /// most of a second). The index is written whole beside the served one and swapped in.
+    pub fn write_search(&self) -> Result<usize, Vec<Diagnostic>> {
+        let io = |e: std::io::Error| {
+            vec![Diagnostic::error(
+                "io",
+                &self.output,
+                0,
+                format!("cannot write the search index: {e}"),
+            )]
+        };
+        let mut n = 0;
+        for job in crate::export::jobs(&self.site) {
+            let (rel, bytes) = job.make(&self.site);
+            write_atomic(&self.output, &rel, &bytes).map_err(io)?;
+            n += 1;
+        }
+        let staging = crate::output::Staging::new(&self.output).map_err(io)?;
+        let (files, index) =
+            crate::search::web::write_site(&self.site, &staging.dir).map_err(|d| vec![d])?;
+        staging.replace_folder("search").map_err(io)?;
+        // after the swap: its version and its list of index files are of the new index
+        if crate::offline::write_service_worker(&self.site, &self.output, &index)
+            .map_err(|d| vec![d])?
+        {
+            n += 1;
+        }
+        Ok(n + files)
     }
 }
 

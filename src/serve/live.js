@@ -8,6 +8,10 @@
   /* A print view holds every chapter and is written after an edit is announced: it reloads
      when the print views of a newer version are written (src/serve/http.rs `Status`). */
   var printView = me.hasAttribute("data-print"), shown = version;
+  /* The search index is written again once edits pause, after the pages: a page that has read
+     some of the old one drops it (static/js/search.js `reset`), and its next search loads the
+     new one. */
+  var searchSeen = null;
   var key = "rulebook-serve-scroll:" + location.pathname;
   try {
     var y = sessionStorage.getItem(key);
@@ -55,6 +59,10 @@
     x.onload = function () {
       var st;
       try { st = JSON.parse(x.responseText); } catch (e) { setTimeout(poll, 1000); return; }
+      if (searchSeen !== null && st.search !== searchSeen && window.RulebookSearch && window.RulebookSearch.reset) {
+        window.RulebookSearch.reset();
+      }
+      searchSeen = st.search;
       if (st.errors.length) {
         show(st.errors);
         version = st.version;

@@ -24,6 +24,11 @@ pub struct ServeOptions {
     pub output: Option<PathBuf>,
 }
 
+/// How long edits must pause before the search index is written again after an incremental
+/// rebuild: it holds every chapter (most of a second at 2,000 chapters), and writing it after
+/// each save of a burst would hold up the rebuild of the next one.
+const SEARCH_PAUSE: Duration = Duration::from_millis(300);
+
 /// Folders whose changes trigger a rebuild.
 pub const WATCHED: &[&str] = &["content", "templates", "static", "i18n"];
 
@@ -178,7 +183,29 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     eprintln!("watching {} for changes; Ctrl-C stops", WATCHED.join("/, "));
 
     let mut file_errors: Vec<crate::diag::Diagnostic> = Vec::new();
-    while let Ok(first) = rx.recv() {
+    // an incremental rebuild left the search index and the exports behind the pages
+    let mut search_behind = false;
+    loop {
+        let first = if search_behind {
+            match rx.recv_timeout(SEARCH_PAUSE) {
+                Ok(p) => p,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    search_behind = false;
+                    match live.as_ref().map(|l| l.write_search()) {
+                        Some(Ok(_)) => shared.publish_search(),
+                        Some(Err(e)) => print_findings(&e),
+                        None => {}
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match rx.recv() {
+                Ok(p) => p,
+                Err(_) => break,
+            }
+        };
         // gather the burst of events one save makes (editors write, rename, touch)
         let mut changed = vec![first];
         let until = Instant::now() + Duration::from_millis(25);
@@ -222,6 +249,8 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                 );
                 file_errors.clear();
                 shared.publish(Vec::new(), r.full);
+                // a full rebuild writes the index with the rest
+                search_behind = !r.full;
                 if !r.full {
                     match live.as_ref().map(|l| l.write_print()) {
                         Some(Ok(_)) => shared.publish_print(),

@@ -63,6 +63,13 @@
   S.shard = function (k, data) { shards[k] = data; S.shardsTaken = (S.shardsTaken || 0) + 1; };
   S.tail = function (k, data) { tails[k] = data; };
   S.pair = function (k, data) { pairFiles[k] = data; };
+  /* Forgets the index read so far, and the search running: `rulebook serve` calls it when it
+     has written the index again (src/serve/live.js). The next search loads the new one. */
+  S.reset = function () {
+    meta = null; chars = null; stopWords = null;
+    shards = {}; tails = {}; chunks = {}; loading = {}; pairFiles = {};
+    runs++;
+  };
 
   /* Postings come as strings of digits (src/search/web.rs DIGITS): the first 46 digits end
      a number, the other 46 continue it, low digits first. Decoded into (document, frequency,

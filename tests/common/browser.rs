@@ -200,6 +200,27 @@ impl Browser {
         self.wait_until("return window.__axe", 120, "axe-core")
     }
 
+    /// Types `query` into the page's search box and waits for its results; returns the titles
+    /// shown.
+    pub fn search(&self, query: &str) -> Vec<String> {
+        self.js("var i = document.getElementById('search-input'); i.value = ''; i.focus();");
+        self.type_into("#search-input", query);
+        self.wait_until(
+            &format!(
+                "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === {} && !r.hasAttribute('aria-busy');",
+                Value::String(query.to_string())
+            ),
+            20,
+            &format!("results for {query}"),
+        );
+        self.js("return Array.from(document.querySelectorAll('#search-results .search-title')).map(e => e.textContent)")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    }
+
     /// Waits until `script` returns a truthy value, or panics with `what` after `secs`.
     pub fn wait_until(&self, script: &str, secs: u64, what: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(secs);
