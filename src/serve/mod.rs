@@ -191,8 +191,15 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                 Ok(p) => p,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     search_behind = false;
+                    let start = Instant::now();
                     match live.as_ref().map(|l| l.write_search()) {
-                        Some(Ok(_)) => shared.publish_search(),
+                        Some(Ok(n)) => {
+                            eprintln!(
+                                "wrote the search index again ({n} files) in {:.0} ms",
+                                start.elapsed().as_secs_f64() * 1000.0
+                            );
+                            shared.publish_search()
+                        }
                         Some(Err(e)) => print_findings(&e),
                         None => {}
                     }
