@@ -340,6 +340,9 @@ impl<'a> Renderer<'a> {
         ctx.insert("content", CONTENT_MARK);
         ctx.insert("content_lang", &c.lang);
         ctx.insert("chapter_id", id);
+        // only `serve` loads drafts: the page says it is one, or an author could take it for
+        // published
+        ctx.insert("draft", &c.draft);
         // The entries of the table of contents are written here rather than looped over in
         // the template: a Tera loop of five lookups per entry was a tenth of the whole build.
         let mut toc = String::new();

@@ -668,3 +668,26 @@ fn an_edit_reaches_the_search_index_once_edits_pause() {
         r.stderr
     );
 }
+
+/// The preview shows drafts, which the build leaves out: a draft's page says it is one, in the
+/// reader's language, and a published chapter's page does not.
+#[test]
+fn a_draft_says_it_is_one_in_the_preview() {
+    let dir = fixture();
+    write(
+        dir.path(),
+        "content/en/later.md",
+        b"---\nid: later\ntitle: Later\ndraft: true\n---\n\nNot ready.\n",
+    );
+    let s = Serve::start(dir.path());
+    let banner = |path: &str| {
+        let doc = Html::parse_document(&get(&s.addr, path).text());
+        texts(&doc, "aside.banner.draft strong")
+    };
+    assert_eq!(banner("/en/later/"), ["Draft."]);
+    // the Ukrainian reader gets the English draft, with both banners
+    assert_eq!(banner("/uk/later/"), ["Чернетка."]);
+    let doc = Html::parse_document(&get(&s.addr, "/uk/later/").text());
+    assert_eq!(texts(&doc, "aside.banner.untranslated").len(), 1);
+    assert!(banner("/en/rules/").is_empty());
+}
