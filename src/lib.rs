@@ -23,6 +23,7 @@ pub mod lists;
 pub mod load;
 pub mod markdown;
 pub mod offline;
+pub mod original;
 pub mod output;
 pub mod print;
 pub mod reading;

@@ -16,6 +16,7 @@ use pulldown_cmark::{
 use crate::autolink::TermMatcher;
 use crate::diag::{Diagnostic, LineIndex};
 use crate::html::{escape, escape_into, has_scheme, is_safe_url, slugify};
+use crate::original::KeepOriginal;
 use crate::sections::{malformed_heading_number, scan_refs, split_heading_number};
 use crate::symbols::Symbols;
 use crate::xref::{placeholder, ChapterLink, Mark, Pending, SectionLink};
@@ -138,6 +139,8 @@ struct State<'s> {
     para_at: Option<usize>,
     para_latin: usize,
     para_other: bool,
+    /// Text marked to stay in the original language is not marked as untranslated.
+    keep: KeepOriginal,
     symbols: &'s Symbols,
     lines: LineIndex<'s>,
     out: Prepared,
@@ -172,6 +175,7 @@ pub fn prepare_with<'s>(
         para_at: None,
         para_latin: 0,
         para_other: false,
+        keep: KeepOriginal::default(),
         symbols,
         lines: LineIndex::new(text),
         out: Prepared::default(),
@@ -192,6 +196,14 @@ pub fn prepare_with<'s>(
 
     while let Some((event, range)) = events.next() {
         let line = st.line(range.start);
+        // a start marks the text after it, an end unmarks the text after it (below)
+        let ends = match &event {
+            Event::End(t) => Some(*t),
+            e => {
+                st.keep.step(e);
+                None
+            }
+        };
         match event {
             Event::Start(Tag::Heading {
                 level,
@@ -207,6 +219,9 @@ pub fn prepare_with<'s>(
                     }
                     inner.push(e);
                 }
+                // its end was taken here, not by the loop
+                st.keep.step(&Event::End(TagEnd::Heading(level)));
+                st.keep.unit_done();
                 let mut h = String::new();
                 st.heading(level, id, classes, attrs, inner, line, &mut h);
                 buf.push(Event::Html(h.into()));
@@ -222,6 +237,7 @@ pub fn prepare_with<'s>(
                         _ => {}
                     }
                 }
+                st.keep.step(&Event::End(TagEnd::Image));
                 let img = st.image(&dest_url, &title, &alt, line);
                 buf.push(Event::Html(img.into()));
             }
@@ -285,7 +301,7 @@ pub fn prepare_with<'s>(
                 if let (Some(at), Some(lang)) = (st.para_at.take(), st.aids.latin_lang) {
                     // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
                     // original language: say so (lang for screen readers, class for the eye)
-                    if st.para_latin >= 12 && !st.para_other {
+                    if st.para_latin >= 12 && !st.para_other && !st.keep.active() {
                         let mut open = String::from("<p class=\"untr\" lang=\"");
                         escape_into(lang, &mut open);
                         open.push_str("\">");
@@ -323,6 +339,15 @@ pub fn prepare_with<'s>(
             }
             Event::End(TagEnd::FootnoteDefinition) => buf.push(Event::Html("</div>\n".into())),
             other => buf.push(other),
+        }
+        if let Some(t) = ends {
+            st.keep.step(&Event::End(t));
+            if matches!(
+                t,
+                TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell | TagEnd::Heading(_)
+            ) {
+                st.keep.unit_done();
+            }
         }
     }
     // One writer for the whole text: the HTML writer keeps state (a table's head or body)

@@ -800,3 +800,45 @@ fn translated_says_when_text_is_left_in_another_language() {
         r.stderr
     );
 }
+
+/// Text meant to stay in the original language (card names, a quoted card) is marked with
+/// `<!-- keep original -->`: it is no untranslated text for `check`, and the build does not
+/// mark its paragraph as not translated yet. Unmarked text still is.
+#[test]
+fn text_marked_to_keep_its_original_language_is_not_untranslated() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nCard names.\n\nAradel Summergaard and Coal Roarkwin lead.\n\n- Maeoni Viper\n- Saria Guideman\n\nThe last rule of the game.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nНазви карт.\n\n<!-- keep original -->\nAradel Summergaard and Coal Roarkwin lead.\n\n<!-- keep original -->\n- Maeoni Viper\n- Saria Guideman <!-- keep original -->\n\nThe last rule of the game.\n",
+        ),
+    ]);
+    let dir = s.path().to_str().unwrap();
+    let (_, v) = check_json(s.path(), &["--untranslated"]);
+    assert_eq!(
+        v["untranslated"],
+        serde_json::json!([{"file": "content/uk/a.md", "line": 15, "text": "The last rule of the game."}]),
+        "{v:#}"
+    );
+    build_ok(s.path());
+    let uk = page(&s.path().join("public/uk/a/index.html"));
+    assert_eq!(
+        texts(&uk, "article p.untr"),
+        ["The last rule of the game."],
+        "only the unmarked paragraph is marked as not translated"
+    );
+    // the comment is no text of the page
+    assert!(!texts(&uk, "article").join(" ").contains("keep original"));
+    let plain = run(&["check", "--site", dir]);
+    assert!(
+        plain
+            .stdout
+            .contains("1 text unit still in another language"),
+        "{}",
+        plain.stdout
+    );
+}

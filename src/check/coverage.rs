@@ -279,6 +279,7 @@ mod tests {
             text: text.into(),
             section: String::new(),
             heading: false,
+            original: false,
         }
     }
 

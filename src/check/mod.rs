@@ -226,6 +226,7 @@ pub fn chapter_units(c: &crate::load::Chapter) -> Vec<Unit> {
         text: c.title.clone(),
         section: String::new(),
         heading: true,
+        original: false,
     }];
     v.extend(units::units(&c.body, c.body_line));
     v

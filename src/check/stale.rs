@@ -165,6 +165,7 @@ mod tests {
             text: text.into(),
             section: section.into(),
             heading: false,
+            original: false,
         }
     }
 

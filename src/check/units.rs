@@ -8,6 +8,7 @@
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 use crate::diag::LineIndex;
+use crate::original::KeepOriginal;
 use crate::sections::split_heading_number;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +19,9 @@ pub struct Unit {
     /// Number of the numbered section the unit is in (`7.1.0`), empty before the first one.
     pub section: String,
     pub heading: bool,
+    /// Marked to stay in the original language (`<!-- keep original -->`, see
+    /// [`crate::original`]): not text left to translate.
+    pub original: bool,
 }
 
 /// Splits a chapter body into units. `first_line` is the line of the body in its file.
@@ -29,25 +33,39 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
     let mut section = String::new();
     let mut in_code = 0usize;
     let mut in_heading = false;
-    let flush =
-        |text: &mut String, start: usize, section: &str, heading: bool, out: &mut Vec<Unit>| {
-            let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            text.clear();
-            if !t.is_empty() {
-                out.push(Unit {
-                    line: lines.line(start) + first_line - 1,
-                    text: t,
-                    section: section.to_string(),
-                    heading,
-                });
-            }
-        };
+    let mut keep = KeepOriginal::default();
+    let flush = |text: &mut String,
+                 start: usize,
+                 section: &str,
+                 heading: bool,
+                 keep: &mut KeepOriginal,
+                 out: &mut Vec<Unit>| {
+        let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        text.clear();
+        if !t.is_empty() {
+            out.push(Unit {
+                line: lines.line(start) + first_line - 1,
+                text: t,
+                section: section.to_string(),
+                heading,
+                original: keep.active(),
+            });
+            keep.unit_done();
+        }
+    };
     for (event, range) in Parser::new_ext(body, crate::markdown::options()).into_offset_iter() {
+        // after the event's own work: a block's start marks what follows it, not the text
+        // flushed before it
+        let marks = matches!(
+            event,
+            Event::Start(_) | Event::End(_) | Event::Html(_) | Event::InlineHtml(_)
+        )
+        .then(|| event.clone());
         match event {
             Event::Start(Tag::CodeBlock(_)) => in_code += 1,
             Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
             Event::Start(Tag::Heading { .. }) => {
-                flush(&mut text, start, &section, false, &mut out);
+                flush(&mut text, start, &section, false, &mut keep, &mut out);
                 in_heading = true;
                 start = range.start;
             }
@@ -56,17 +74,17 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
                 if let Some((n, _)) = split_heading_number(&t) {
                     section = n;
                 }
-                flush(&mut text, start, &section, true, &mut out);
+                flush(&mut text, start, &section, true, &mut keep, &mut out);
                 in_heading = false;
             }
             Event::Start(Tag::Paragraph | Tag::Item | Tag::TableCell) => {
                 if !in_heading {
-                    flush(&mut text, start, &section, false, &mut out);
+                    flush(&mut text, start, &section, false, &mut keep, &mut out);
                 }
                 start = range.start;
             }
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
-                flush(&mut text, start, &section, false, &mut out);
+                flush(&mut text, start, &section, false, &mut keep, &mut out);
             }
             Event::Text(t) | Event::Code(t) if in_code == 0 => {
                 if text.is_empty() {
@@ -77,8 +95,11 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
             Event::SoftBreak | Event::HardBreak => text.push(' '),
             _ => {}
         }
+        if let Some(e) = marks {
+            keep.step(&e);
+        }
     }
-    flush(&mut text, start, &section, false, &mut out);
+    flush(&mut text, start, &section, false, &mut keep, &mut out);
     out
 }
 
@@ -102,12 +123,16 @@ pub fn script_of(lang: &str) -> Option<Script> {
     }
 }
 
-/// The units of `us` not written in `lang`'s script: text still in another language. None
-/// for a language whose script is not known (all of it counts as its own). What coverage
+/// The units of `us` not written in `lang`'s script: text still in another language, unless
+/// marked to stay so. None for a language whose script is not known (all of it counts as its
+/// own). What coverage
 /// counts, `check --untranslated` lists and `translated` warns of.
 pub fn untranslated<'u>(lang: &str, us: &'u [Unit]) -> Vec<&'u Unit> {
     match script_of(lang) {
-        Some(s) => us.iter().filter(|u| !written_in(&u.text, s)).collect(),
+        Some(s) => us
+            .iter()
+            .filter(|u| !u.original && !written_in(&u.text, s))
+            .collect(),
         None => Vec::new(),
     }
 }
