@@ -249,8 +249,10 @@ pub fn check(
             let own_stems: Vec<Stems> = p.units.iter().map(|u| stems(&u.text)).collect();
             // 1. source terms left in the translated text
             for (u, words) in p.units.iter().zip(&own_stems) {
-                if !written_in(&u.text, script) {
-                    continue; // an untranslated paragraph: coverage reports it
+                if u.original || !written_in(&u.text, script) {
+                    // an untranslated paragraph: coverage reports it; or one kept in the
+                    // original on purpose (`<!-- keep original -->`)
+                    continue;
                 }
                 let mut found: Vec<usize> = matcher.find(words).into_iter().collect();
                 found.sort_unstable();
@@ -290,7 +292,7 @@ pub fn check(
                 let s = own_sections
                     .entry(&u.section)
                     .or_insert((u.line, true, Vec::new()));
-                s.1 &= written_in(&u.text, script);
+                s.1 &= u.original || written_in(&u.text, script);
                 s.2.extend_from_slice(words);
             }
             // translation → (source term, [(section, line)])
@@ -444,5 +446,17 @@ mod tests {
         let d = check("uk", "en", &gs, &pairs);
         assert!(d.iter().all(|d| d.kind != "untranslated-term"), "{d:?}");
         assert!(!d.iter().any(|d| d.line == 1), "{d:?}");
+        // text kept in the original on purpose (`<!-- keep original -->`) is no finding
+        let own = vec![Unit {
+            original: true,
+            ..u("Перемістіть кубики у ваш exhausted pool.", "", 1)
+        }];
+        let pairs = [Pair {
+            file: Path::new("uk.md"),
+            units: &own,
+            source_units: &src[..1],
+        }];
+        let d = check("uk", "en", &gs, &pairs);
+        assert!(d.is_empty(), "{d:?}");
     }
 }
