@@ -47,6 +47,18 @@ enum TitleField {
 
 pub const CONFIG_PATH: &str = "content/site.yaml";
 
+/// The path part of a base URL: all of a path (`/rules/`), or what follows the host of an
+/// address (`https://host/rules/` → `/rules/`; `/` when nothing does).
+fn base_path(base_url: &str) -> Option<&str> {
+    match base_url
+        .strip_prefix("https://")
+        .or_else(|| base_url.strip_prefix("http://"))
+    {
+        Some(rest) => Some(rest.find('/').map_or("/", |i| &rest[i..])),
+        None => base_url.starts_with('/').then_some(base_url),
+    }
+}
+
 impl SiteConfig {
     /// The site's full address, ending in `/`: `base_url` when it is one, else the custom
     /// domain's (`https://<cname><base_url>`), else `None`. What a sitemap and `robots.txt`
@@ -247,6 +259,20 @@ impl SiteConfig {
                          \"/\" (or \"https://{c}/\")"
                     ),
                 ));
+            } else if let Some(path) = base_path(&base_url).filter(|p| *p != "/") {
+                // Pages serves a site with a custom domain at the domain's root, whatever
+                // the repository's name: a project path is where nothing is
+                diags.push(Diagnostic::warning(
+                    "bad-config",
+                    CONFIG_PATH,
+                    line_of("base_url"),
+                    format!(
+                        "base_url has the path `{path}`, but a site with a custom domain \
+                         (cname) is served at the domain's root, https://{c}/; canonical \
+                         addresses and the sitemap would point below it, where nothing is: \
+                         set base_url to \"/\" (or \"https://{c}/\")"
+                    ),
+                ));
             }
         }
         ok.then_some(SiteConfig {
@@ -374,9 +400,23 @@ mod tests {
             "/",
             "https://rules.example.org/",
             "https://RULES.example.org:443/",
+            "https://rules.example.org",
         ] {
             let (_, d) = parse(&yaml(fine));
             assert!(d.items.is_empty(), "{fine}: {:?}", d.items);
+        }
+        // the domain serves the site at its root: a project path is a mistake
+        for path in ["/ashes-rules/", "https://rules.example.org/ashes-rules/"] {
+            let (c, d) = parse(&yaml(path));
+            assert!(c.is_some());
+            assert_eq!(d.items.len(), 1, "{path}: {:?}", d.items);
+            assert!(
+                d.items[0].message.contains("`/ashes-rules/`")
+                    && d.items[0].message.contains("https://rules.example.org/;"),
+                "{}",
+                d.items[0].message
+            );
+            assert_eq!(d.items[0].line, 4);
         }
     }
 
