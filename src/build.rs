@@ -181,10 +181,11 @@ pub fn write_output(
     // The search index is built beside the pages: writing pages waits on the disk, the
     // index on the processor. The exports go beside both: after them, they were the only
     // work left for one core (6% of a build's instructions).
+    let cached = crate::offline::Fingerprint::default();
     let ((mut files, exports), search) = rayon::join(
         || {
             rayon::join(
-                || crate::render::write_site(site, tera, dir, render_diags),
+                || crate::render::write_site(site, tera, dir, &cached, render_diags),
                 || write_exports(site, dir),
             )
         },
@@ -194,8 +195,8 @@ pub fn write_output(
         Ok((n, index)) => {
             files += n;
             // last: its version is a fingerprint of the index and of the theme's files and
-            // images, which the other two threads wrote
-            match crate::offline::write_service_worker(site, dir, &index) {
+            // images, which the two threads counted as they wrote them
+            match crate::offline::write_service_worker(site, dir, &index, &cached) {
                 Ok(true) => files += 1,
                 Ok(false) => {}
                 Err(d) => render_diags.push(d),

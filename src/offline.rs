@@ -45,13 +45,22 @@ impl Fingerprint {
     }
 }
 
-/// Writes `sw.js` into the site at `dir`, whose search index has the fingerprint `index`; the
-/// theme's files and the images are read back from `dir` (they are small next to the index,
-/// and written by another thread). Returns whether the theme has a worker to write.
+/// Whether the worker serves the file `rel` (path from the site root) from its cache first,
+/// outside the search index.
+pub fn cached_first(rel: &str) -> bool {
+    CACHED_FIRST
+        .iter()
+        .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
+}
+
+/// Writes `sw.js` into the site at `dir`, whose search index has the fingerprint `index` and
+/// whose other files served from the cache first ([`cached_first`]) have `files`. Returns
+/// whether the theme has a worker to write.
 pub fn write_service_worker(
     site: &crate::site::Site,
     dir: &Path,
     index: &Fingerprint,
+    files: &Fingerprint,
 ) -> Result<bool, Diagnostic> {
     let io = |e: std::io::Error| {
         Diagnostic::error(
@@ -65,18 +74,6 @@ pub fn write_service_worker(
         return Ok(false);
     };
     let template = site.theme.read_static(f).map_err(io)?;
-    let files = Fingerprint::default();
-    for folder in CACHED_FIRST {
-        for e in walkdir::WalkDir::new(dir.join(folder)).sort_by_file_name() {
-            // a folder the site does not have (no images) is no error
-            let Ok(e) = e else { continue };
-            if !e.file_type().is_file() {
-                continue;
-            }
-            let bytes = std::fs::read(e.path()).map_err(io)?;
-            files.add(&rel_path(dir, e.path()), &bytes);
-        }
-    }
     let version = format!("{:016x}", index.value().wrapping_add(files.value()));
     let offline = offline_index(dir);
     write_file(dir, "sw.js", &service_worker(&template, &version, &offline)).map_err(io)?;
@@ -125,6 +122,15 @@ fn offline_index(dir: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_folders_served_from_the_cache_first() {
+        assert!(cached_first("static/css/style.css"));
+        assert!(cached_first("media/board.png"));
+        assert!(!cached_first("statics/x.css"));
+        assert!(!cached_first("static"));
+        assert!(!cached_first("en/static/index.html"));
+    }
 
     #[test]
     fn a_fingerprint_is_the_same_in_any_order_and_moves_with_any_byte() {

@@ -692,7 +692,15 @@ enum PageJob<'s> {
 }
 
 /// Writes every file of the site into `dir`. Returns the number of files written.
-pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) -> usize {
+/// Every file the service worker serves from its cache first (`static/`, `media/`) is counted
+/// into `cached` as it is written ([`crate::offline`]).
+pub fn write_site(
+    site: &Site,
+    tera: Tera,
+    dir: &Path,
+    cached: &crate::offline::Fingerprint,
+    diags: &mut Diagnostics,
+) -> usize {
     let r = Renderer::new(site, tera);
     // One parallel pass over every page. The index and glossary pages of a large site are long
     // single renders, so they go first: the chapter pages then fill the other threads around
@@ -820,6 +828,9 @@ pub fn write_site(site: &Site, tera: Tera, dir: &Path, diags: &mut Diagnostics) 
         }
     }
     for (name, bytes) in &small {
+        if crate::offline::cached_first(name) {
+            cached.add(name, bytes);
+        }
         if let Err(e) = write_file(dir, name, bytes) {
             fails.push(io_error(dir, e));
         }

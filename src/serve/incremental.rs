@@ -348,10 +348,11 @@ impl Live {
 }
 
 impl Live {
-    /// Writes the search index, the JSON exports (`sections.json`) and the service worker
-    /// again: like the print views they hold every chapter's text, and an incremental rebuild
-    /// leaves them as they were. `serve` calls it once edits pause (a large site's index takes
-    /// most of a second). The index is written whole beside the served one and swapped in.
+    /// Writes the search index and the JSON exports (`sections.json`) again: like the print
+    /// views they hold every chapter's text, and an incremental rebuild leaves them as they
+    /// were. `serve` calls it once edits pause (a large site's index takes most of a second).
+    /// The index is written whole beside the served one and swapped in. (`sw.js` is left as
+    /// it is: the preview never serves it, see `http.rs`.)
     pub fn write_search(&self) -> Result<usize, Vec<Diagnostic>> {
         let io = |e: std::io::Error| {
             vec![Diagnostic::error(
@@ -368,15 +369,9 @@ impl Live {
             n += 1;
         }
         let staging = crate::output::Staging::new(&self.output).map_err(io)?;
-        let (files, index) =
+        let (files, _) =
             crate::search::web::write_site(&self.site, &staging.dir).map_err(|d| vec![d])?;
         staging.replace_folder("search").map_err(io)?;
-        // after the swap: its version and its list of index files are of the new index
-        if crate::offline::write_service_worker(&self.site, &self.output, &index)
-            .map_err(|d| vec![d])?
-        {
-            n += 1;
-        }
         Ok(n + files)
     }
 }
