@@ -485,39 +485,45 @@ impl Staging {
         let prefix = format!("{sub}/");
         let mut files = self.take_written();
         files.retain(|f| f.starts_with(&prefix));
-        let live = self.target.join(sub);
-        let old = self.outer.join(format!("old-{sub}"));
         let marker = self.target.join(MARKER);
-        let listed = std::fs::read_to_string(&marker)
-            .ok()
-            .and_then(|t| Listed::parse(&t));
+        // A site without a marker keeps none; one this rulebook cannot read is not touched.
+        let listed = match std::fs::read_to_string(&marker) {
+            Ok(text) => Some(Listed::parse(&text).ok_or_else(|| {
+                std::io::Error::other(format!(
+                    "{} is not a marker this rulebook reads",
+                    marker.display()
+                ))
+            })?),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let write_marker = |names: Vec<String>| -> std::io::Result<()> {
+            let tmp = self.outer.join("marker-new");
+            std::fs::write(&tmp, marker_text(names))?;
+            std::fs::rename(&tmp, &marker)
+        };
         // a stop waits for the swap to finish, and none begins once a stop has
         let _swap = crate::stop::swap_guard();
         if crate::stop::stopping() {
             return Err(std::io::ErrorKind::Interrupted.into());
         }
-        let had_old = live.exists();
-        if had_old {
-            std::fs::rename(&live, &old)?;
+        // The marker lists the old files and the new ones first: whatever stops this half
+        // way (a full disk, a kill), the folder holds nothing its marker does not list, so the
+        // next build still replaces it (a listed file that is not there does no harm).
+        if let Some(l) = &listed {
+            write_marker(
+                l.files
+                    .iter()
+                    .cloned()
+                    .chain(files.iter().cloned())
+                    .collect(),
+            )?;
         }
-        if let Err(e) = std::fs::rename(self.dir.join(sub), &live) {
-            if had_old {
-                let _ = std::fs::rename(&old, &live);
-            }
-            return Err(e);
-        }
-        // A site without a marker of this format (a preview's folder always has one) keeps
-        // what it has: the next build checks it as it checks any other.
-        if let Some(listed) = listed {
-            let mut all: Vec<String> = listed
-                .files
-                .into_iter()
-                .filter(|f| !f.starts_with(&prefix))
-                .collect();
-            all.extend(files);
-            let tmp = self.outer.join("marker-new");
-            std::fs::write(&tmp, marker_text(all))?;
-            std::fs::rename(&tmp, &marker)?;
+        // the old folder takes the new one's place in the staging folder, removed with it
+        exchange(&self.dir.join(sub), &self.target.join(sub))?;
+        if let Some(l) = listed {
+            let kept = l.files.into_iter().filter(|f| !f.starts_with(&prefix));
+            write_marker(kept.chain(files).collect())?;
         }
         Ok(())
     }
@@ -549,6 +555,42 @@ impl Drop for Staging {
             crate::stop::keep(&self.outer);
         }
     }
+}
+
+/// Puts the folder `new` at `live`, and what was at `live` (if anything) at `new`. On Linux in
+/// one step (`RENAME_EXCHANGE`), so a request never finds `live` missing; elsewhere, or on a
+/// file system without it, in two renames.
+fn exchange(new: &Path, live: &Path) -> std::io::Result<()> {
+    if !live.exists() {
+        return std::fs::rename(new, live);
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes());
+        if let (Ok(a), Ok(b)) = (c(new), c(live)) {
+            // SAFETY: two NUL-terminated paths that live through the call
+            let r = unsafe {
+                libc::renameat2(
+                    libc::AT_FDCWD,
+                    a.as_ptr(),
+                    libc::AT_FDCWD,
+                    b.as_ptr(),
+                    libc::RENAME_EXCHANGE,
+                )
+            };
+            if r == 0 {
+                return Ok(());
+            }
+        }
+    }
+    let aside = new.with_extension("old");
+    std::fs::rename(live, &aside)?;
+    if let Err(e) = std::fs::rename(new, live) {
+        let _ = std::fs::rename(&aside, live);
+        return Err(e);
+    }
+    std::fs::rename(&aside, new)
 }
 
 /// Removes a folder of ours, its subfolders in parallel (a site is thousands of small files,
@@ -689,6 +731,84 @@ mod tests {
             write_file(&s.dir, f, b"x").unwrap();
         }
         s.commit().unwrap();
+    }
+
+    /// `serve` writing the search index again: the new folder replaces the old one whole, the
+    /// marker lists its files and no others, and nothing of the staging folder stays.
+    #[test]
+    fn a_folder_replaced_in_a_built_site_is_listed_in_its_marker() {
+        let t = tempfile::tempdir().unwrap();
+        let site = t.path().join("site");
+        std::fs::create_dir_all(site.join("content")).unwrap();
+        let out = site.join("public");
+        built(
+            &out,
+            &[
+                "index.html",
+                "search/t/0.js",
+                "search/t/1.js",
+                "searches/x.js",
+            ],
+        );
+        let s = Staging::new(&out).unwrap();
+        write_file(&s.dir, "search/t/0.js", b"new").unwrap();
+        write_file(&s.dir, "search/d/0.js", b"new").unwrap();
+        s.replace_folder("search").unwrap();
+        let mut found: Vec<String> = walkdir::WalkDir::new(&out)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| rel_string(e.path().strip_prefix(&out).unwrap()))
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                MARKER,
+                "index.html",
+                "search/d/0.js",
+                "search/t/0.js",
+                "searches/x.js"
+            ]
+        );
+        assert_eq!(std::fs::read(out.join("search/t/0.js")).unwrap(), b"new");
+        let listed = Listed::parse(&std::fs::read_to_string(out.join(MARKER)).unwrap()).unwrap();
+        let mut listed: Vec<String> = listed.files.into_iter().collect();
+        listed.sort();
+        assert_eq!(listed, found[1..]);
+        assert!(check_output(&out, &site)
+            .and_then(|o| o.check_unlisted())
+            .is_ok());
+        // only the site is left beside the staging folder's parent
+        let beside: Vec<_> = std::fs::read_dir(&site)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(beside.len(), 2, "{beside:?}");
+        // the same when the site had no such folder yet
+        let s = Staging::new(&out).unwrap();
+        write_file(&s.dir, "extra/a.js", b"a").unwrap();
+        s.replace_folder("extra").unwrap();
+        assert!(out.join("extra/a.js").is_file());
+        assert!(check_output(&out, &site)
+            .and_then(|o| o.check_unlisted())
+            .is_ok());
+    }
+
+    #[test]
+    fn exchange_swaps_two_folders_or_moves_one_to_an_empty_place() {
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join("a"), t.path().join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        std::fs::write(a.join("new"), "").unwrap();
+        std::fs::write(b.join("old"), "").unwrap();
+        exchange(&a, &b).unwrap();
+        assert!(b.join("new").is_file() && a.join("old").is_file());
+        // no folder at the place yet: a plain rename
+        let c = t.path().join("c");
+        exchange(&a, &c).unwrap();
+        assert!(c.join("old").is_file() && !a.exists());
     }
 
     #[test]
