@@ -649,6 +649,17 @@ fn an_edit_reaches_the_search_index_once_edits_pause() {
     );
     let titles = b.search("zanzibarite");
     assert!(titles.iter().any(|t| t.contains("Appendix")), "{titles:?}");
+    // what live.js does when the index is written again with the page open: the page drops
+    // the index it read and runs the open search again on the new one
+    b.js("document.getElementById('search-results').removeAttribute('data-query'); window.RulebookSearch.reset(); return null;");
+    let again = b.wait_until(
+        "var r = document.getElementById('search-results'); return !r.hidden && r.getAttribute('data-query') === 'zanzibarite' && !r.hasAttribute('aria-busy') && Array.from(r.querySelectorAll('.search-title')).map(e => e.textContent);",
+        20,
+        "the search run again after a reset",
+    );
+    assert_eq!(again, serde_json::json!(titles));
+    let reads = b.js("return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/search/index.js')).length");
+    assert_eq!(reads, serde_json::json!(2), "the index is read again");
     let sw = get(&s.addr, "/sw.js").text();
     assert!(
         sw.contains("unregister") && !sw.contains("RULEBOOK_VERSION"),

@@ -111,6 +111,10 @@ impl Shared {
         }
     }
 
+    fn search_count(&self) -> u64 {
+        self.status.lock().unwrap_or_else(|e| e.into_inner()).search
+    }
+
     fn version(&self) -> u64 {
         self.status
             .lock()
@@ -298,12 +302,15 @@ fn handle(mut s: TcpStream, shared: &Shared) {
         let query = target.split_once('?').map(|x| x.1).unwrap_or("");
         let mut seen = None;
         let mut print = None;
+        let mut search = None;
         let mut now = false;
         for kv in query.split('&') {
             match kv.split_once('=') {
                 Some(("v", v)) => seen = v.parse::<u64>().ok(),
                 // a print view's: the print views' version it shows
                 Some(("print", v)) => print = v.parse::<u64>().ok(),
+                // the times the page knows the index was written again
+                Some(("s", v)) => search = v.parse::<u64>().ok(),
                 Some(("now", _)) => now = true,
                 _ => {}
             }
@@ -313,6 +320,7 @@ fn handle(mut s: TcpStream, shared: &Shared) {
         if now
             || seen != Some(shared.version())
             || print.is_some_and(|p| p < shared.served_version(true))
+            || search.is_some_and(|n| n != shared.search_count())
         {
             drop(waiters);
             let body = shared.status_body();

@@ -55,7 +55,7 @@
   }
   function poll(now) {
     var x = new XMLHttpRequest();
-    x.open("GET", "/__rulebook/wait?v=" + version + (printView ? "&print=" + shown : "") + (now ? "&now=1" : ""));
+    x.open("GET", "/__rulebook/wait?v=" + version + (printView ? "&print=" + shown : "") + (searchSeen !== null ? "&s=" + searchSeen : "") + (now ? "&now=1" : ""));
     x.onload = function () {
       var st;
       try { st = JSON.parse(x.responseText); } catch (e) { setTimeout(poll, 1000); return; }

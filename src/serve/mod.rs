@@ -200,6 +200,8 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                             );
                             shared.publish_search()
                         }
+                        // a stop interrupts the writing: nothing to report
+                        Some(Err(_)) if crate::stop::stopping() => {}
                         Some(Err(e)) => print_findings(&e),
                         None => {}
                     }

@@ -39,12 +39,15 @@
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null, stopWords = null;
   var shards = {}, tails = {}, chunks = {}, loading = {}, pairFiles = {};
+  /* The index read now: one more each time `rulebook serve` writes it again (S.reset). */
+  var gen = 0;
 
   /* ---- loading the index: script files, each calls back into RulebookSearch ---- */
   function script(src) {
     if (!loading[src]) {
       loading[src] = new Promise(function (ok, fail) {
         var s = doc.createElement("script");
+        s.setAttribute("data-gen", gen);
         s.src = root + src;
         s.async = true;
         s.onload = function () { ok(); };
@@ -54,21 +57,32 @@
     }
     return loading[src];
   }
+  /* Whether the script calling back now was asked for by the index read now: one asked for
+     before a reset must not mix the old index into the new. */
+  function current() {
+    var s = doc.currentScript;
+    return !s || !s.hasAttribute("data-gen") || Number(s.getAttribute("data-gen")) === gen;
+  }
   S.meta = function (m) {
+    if (!current()) return;
     meta = m;
     meta.avg = [m.tokens[0] / m.n, m.tokens[1] / m.n];
     meta.at = new Map(m.terms.map(function (t, i) { return [t, i]; }));
   };
   /* S.shardsTaken counts the term shards loaded (for tests). */
-  S.shard = function (k, data) { shards[k] = data; S.shardsTaken = (S.shardsTaken || 0) + 1; };
-  S.tail = function (k, data) { tails[k] = data; };
-  S.pair = function (k, data) { pairFiles[k] = data; };
-  /* Forgets the index read so far, and the search running: `rulebook serve` calls it when it
-     has written the index again (src/serve/live.js). The next search loads the new one. */
+  S.shard = function (k, data) { if (current()) { shards[k] = data; S.shardsTaken = (S.shardsTaken || 0) + 1; } };
+  S.tail = function (k, data) { if (current()) tails[k] = data; };
+  S.pair = function (k, data) { if (current()) pairFiles[k] = data; };
+  /* Forgets the index read so far: `rulebook serve` calls it when it has written the index
+     again (src/serve/live.js). A search shown or under way is run again on the new one (its
+     results, and the placeholders still to fill, are documents of the old one). */
   S.reset = function () {
+    gen++;
     meta = null; chars = null; stopWords = null;
     shards = {}; tails = {}; chunks = {}; loading = {}; pairFiles = {};
     runs++;
+    if (input && !box.hidden && input.value.trim()) update();
+    else seq++;
   };
 
   /* Postings come as strings of digits (src/search/web.rs DIGITS): the first 46 digits end
@@ -143,7 +157,7 @@
   function nextFile(p, l) {
     return p.files && p.got[l] < p.files[l].length ? p.files[l][p.got[l]] : -1;
   }
-  S.docs = function (k, rows) { chunks[k] = rows; };
+  S.docs = function (k, rows) { if (current()) chunks[k] = rows; };
 
   function ready() {
     var a = window.RulebookAnalyzer ? Promise.resolve() : script("static/js/analyzer.js");
