@@ -833,3 +833,63 @@ fn other_names_of_glossary_entries_rank_alike_on_both_sides() {
         .iter()
         .any(|u| u.contains("glossary/#second-phase")));
 }
+
+/// The service worker serves images, the theme's files and the index from its cache without
+/// asking the server. After a new build changes one of them (here an image, under the same name,
+/// in a site whose text did not change), a returning visitor gets the new one: the worker's
+/// version changed, so the browser installs the new worker, which drops the old cache.
+#[test]
+fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
+    let svg = |r: u32| {
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><circle cx="4" cy="4" r="{r}"/></svg>"#
+        )
+    };
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nThe board:\n\n![A dot](resources/dot.svg)\n",
+        ),
+        ("content/en/resources/dot.svg", &svg(1)),
+    ]);
+    build_ok(dir.path());
+    let server = StaticServer::start(&dir.path().join("public"), "/");
+    let b = Browser::start(1000, 700);
+    let page = format!("{}en/a/", server.url);
+    b.goto(&page);
+    b.wait_until(
+        "return navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === 'activated'",
+        20,
+        "the service worker",
+    );
+    // what the page gets for the image: through the worker, from its cache once read
+    let image = "window.__img = null; fetch(document.querySelector('article img').src).then(r => r.text()).then(t => { window.__img = t; }); return null;";
+    let got = |b: &Browser| {
+        b.js(image);
+        b.wait_until("return window.__img", 10, "the image")
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(got(&b).contains("r=\"1\""));
+    write(
+        dir.path(),
+        "content/en/resources/dot.svg",
+        svg(2).as_bytes(),
+    );
+    build_ok(dir.path());
+    // the visit: the browser checks the worker's script after the page has loaded (Chromium
+    // puts the check off while navigations follow each other, so one visit, then wait), and a
+    // new worker takes the page over (clients.claim)
+    b.goto(&page);
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !got(&b).contains("r=\"2\"") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the returning visitor still gets the image of the first visit"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+}
