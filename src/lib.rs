@@ -5,8 +5,12 @@
 //! - [`site`]: resolve — render each chapter's Markdown once ([`markdown`]), collect the
 //!   numbered [`sections`], and check cross-references ([`xref`], where `7.0.0` becomes a link);
 //! - [`render`]: fill the templates of the [`theme`] for every page and language (and the
-//!   single-page [`print`] view of each language), with the long [`lists`] ready-made;
+//!   single-page [`print`] view of each language), with the long [`lists`] ready-made; beside
+//!   it, the browser's [`search`] index; last, the service worker ([`offline`]);
 //! - [`output`]: write into a staging folder and swap it in, never touching what is not ours.
+//!
+//! Beside the pipeline: [`check`] (what a translator has left, with [`original`] for text kept
+//! in its language on purpose), [`serve`] (the preview, rebuilding what an edit touches).
 
 pub mod autolink;
 pub mod build;
