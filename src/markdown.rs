@@ -130,6 +130,19 @@ pub struct Aids<'a> {
     pub latin_lang: Option<&'a str>,
 }
 
+/// A list item being read: see `State::items`.
+struct ItemText {
+    at: usize,
+    latin: usize,
+    other: bool,
+    /// It holds paragraphs (a loose list): they are marked, not the item.
+    paragraphs: bool,
+}
+
+/// Letters of Latin script an untranslated paragraph or list item has at least: fewer are a
+/// name or a number, not text left to translate.
+const UNTRANSLATED_LETTERS: usize = 12;
+
 struct State<'s> {
     src: &'s Source<'s>,
     aids: Aids<'s>,
@@ -141,6 +154,9 @@ struct State<'s> {
     para_other: bool,
     /// Text marked to stay in the original language is not marked as untranslated.
     keep: KeepOriginal,
+    /// The list items open, innermost last: where each starts in the event buffer and its own
+    /// letters by script (a tight item's text is in no paragraph).
+    items: Vec<ItemText>,
     symbols: &'s Symbols,
     lines: LineIndex<'s>,
     out: Prepared,
@@ -176,6 +192,7 @@ pub fn prepare_with<'s>(
         para_latin: 0,
         para_other: false,
         keep: KeepOriginal::default(),
+        items: Vec::new(),
         symbols,
         lines: LineIndex::new(text),
         out: Prepared::default(),
@@ -289,6 +306,9 @@ pub fn prepare_with<'s>(
                 buf.push(Event::End(TagEnd::TableCell));
             }
             Event::Start(Tag::Paragraph) => {
+                if let Some(item) = st.items.last_mut() {
+                    item.paragraphs = true;
+                }
                 st.in_paragraph = true;
                 st.paragraph_at = st.block.text.len();
                 st.para_at = Some(buf.len());
@@ -301,7 +321,8 @@ pub fn prepare_with<'s>(
                 if let (Some(at), Some(lang)) = (st.para_at.take(), st.aids.latin_lang) {
                     // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
                     // original language: say so (lang for screen readers, class for the eye)
-                    if st.para_latin >= 12 && !st.para_other && !st.keep.active() {
+                    if st.para_latin >= UNTRANSLATED_LETTERS && !st.para_other && !st.keep.active()
+                    {
                         let mut open = String::from("<p class=\"untr\" lang=\"");
                         escape_into(lang, &mut open);
                         open.push_str("\">");
@@ -310,8 +331,32 @@ pub fn prepare_with<'s>(
                 }
                 buf.push(Event::End(TagEnd::Paragraph));
             }
+            Event::Start(Tag::Item) => {
+                st.items.push(ItemText {
+                    at: buf.len(),
+                    latin: 0,
+                    other: false,
+                    paragraphs: false,
+                });
+                buf.push(Event::Start(Tag::Item));
+            }
             Event::End(TagEnd::Item) => {
                 st.block.text.push('\n');
+                let item = st.items.pop();
+                if let (Some(item), Some(lang)) = (item, st.aids.latin_lang) {
+                    // a list item of Latin letters only, as a paragraph: its language for
+                    // screen readers, a class for the eye (no note: it would sit in the list)
+                    if !item.paragraphs
+                        && item.latin >= UNTRANSLATED_LETTERS
+                        && !item.other
+                        && !st.keep.active()
+                    {
+                        let mut open = String::from("<li class=\"untr-item\" lang=\"");
+                        escape_into(lang, &mut open);
+                        open.push_str("\">");
+                        buf[item.at] = Event::Html(open.into());
+                    }
+                }
                 buf.push(Event::End(TagEnd::Item));
             }
             Event::SoftBreak | Event::HardBreak => {
@@ -385,19 +430,34 @@ pub fn prepare_with<'s>(
     out
 }
 
+/// Counts the Latin letters of `t` into `latin`, and sets `other` at the first letter of
+/// another script (where it stops: the text is not all Latin).
+fn count_letters(t: &str, latin: &mut usize, other: &mut bool) {
+    for c in t.chars() {
+        if c.is_ascii_alphabetic() {
+            *latin += 1;
+        } else if !c.is_ascii() && c.is_alphabetic() {
+            *other = true;
+            break;
+        }
+    }
+}
+
 impl<'s> State<'s> {
     fn line(&self, offset: usize) -> usize {
         self.lines.line(offset) + self.src.first_line - 1
     }
 
     fn plain(&mut self, t: &str) {
-        if self.para_at.is_some() && self.aids.latin_lang.is_some() && !self.para_other {
-            for c in t.chars() {
-                if c.is_ascii_alphabetic() {
-                    self.para_latin += 1;
-                } else if !c.is_ascii() && c.is_alphabetic() {
-                    self.para_other = true;
-                    break;
+        if self.aids.latin_lang.is_some() {
+            if self.para_at.is_some() {
+                if !self.para_other {
+                    count_letters(t, &mut self.para_latin, &mut self.para_other);
+                }
+            } else if let Some(item) = self.items.last_mut().filter(|i| !i.other) {
+                // a tight item's own text (a code block in it is no text to translate)
+                if !self.in_code {
+                    count_letters(t, &mut item.latin, &mut item.other);
                 }
             }
         }

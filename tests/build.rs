@@ -970,3 +970,41 @@ fn the_service_worker_is_new_whenever_a_file_it_caches_first_changes() {
         EN_COMBAT.replace("Attack text,", "text Attack,").as_bytes(),
     );
 }
+
+/// A list item still in English in a Ukrainian chapter says so, as a paragraph does: its
+/// language for screen readers (`lang`), and a class for the eye. Names (few letters), items
+/// in Ukrainian, and an item whose paragraphs are marked themselves are left as they are.
+#[test]
+fn a_list_item_left_in_english_is_marked_with_its_language() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nSteps.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nКроки.\n\n- Declare the attackers of the round\n- Оголосіть атакуючих\n- Fire Archer\n- The outer step in English\n  - Внутрішній крок\n\nІнший список:\n\n- The first paragraph of a loose item\n\n- Другий пункт\n\n```\ncode in English is no text to translate\n```\n",
+        ),
+    ]);
+    build_ok(dir.path());
+    let uk = page(&dir.path().join("public/uk/a/index.html"));
+    let marked: Vec<String> = uk
+        .select(&sel("article li.untr-item"))
+        .map(|li| {
+            assert_eq!(li.value().attr("lang"), Some("en"));
+            li.text().next().unwrap_or_default().trim().to_string()
+        })
+        .collect();
+    assert_eq!(
+        marked,
+        [
+            "Declare the attackers of the round",
+            "The outer step in English"
+        ]
+    );
+    assert_eq!(
+        texts(&uk, "article li > p.untr"),
+        ["The first paragraph of a loose item"]
+    );
+}
