@@ -647,6 +647,16 @@ impl<'s> State<'s> {
             );
             html.push('"');
         }
+        // a heading still in the original language: its language, for screen readers
+        if let Some(lang) = self.aids.latin_lang.filter(|_| !self.keep.active()) {
+            let (mut latin, mut other) = (0, false);
+            count_letters(&text, &mut latin, &mut other);
+            if latin >= UNTRANSLATED_LETTERS && !other {
+                html.push_str(" lang=\"");
+                escape_into(lang, html);
+                html.push('"');
+            }
+        }
         html.push('>');
         // The heading's own number is shown as a label, never linked.
         let mut events: Vec<Event<'_>> = Vec::with_capacity(inner.len() + 2);

@@ -972,10 +972,10 @@ fn the_service_worker_is_new_whenever_a_file_it_caches_first_changes() {
 }
 
 /// A list item still in English in a Ukrainian chapter says so, as a paragraph does: its
-/// language for screen readers (`lang`), and a class for the eye. Names (few letters), items
+/// language for screen readers (`lang`), and a class for the eye; a heading, its language. Names (few letters), items
 /// in Ukrainian, and an item whose paragraphs are marked themselves are left as they are.
 #[test]
-fn a_list_item_left_in_english_is_marked_with_its_language() {
+fn a_list_item_or_heading_left_in_english_is_marked_with_its_language() {
     let dir = site(&[
         ("content/site.yaml", SITE_YAML),
         (
@@ -984,11 +984,16 @@ fn a_list_item_left_in_english_is_marked_with_its_language() {
         ),
         (
             "content/uk/a.md",
-            "---\nid: a\ntitle: Альфа\n---\n\nКроки.\n\n- Declare the attackers of the round\n- Оголосіть атакуючих\n- Fire Archer\n- The outer step in English\n  - Внутрішній крок\n\nІнший список:\n\n- The first paragraph of a loose item\n\n- Другий пункт\n\n```\ncode in English is no text to translate\n```\n",
+            "---\nid: a\ntitle: Альфа\n---\n\nКроки.\n\n- Declare the attackers of the round\n- Оголосіть атакуючих\n- Fire Archer\n- The outer step in English\n  - Внутрішній крок\n\nІнший список:\n\n- The first paragraph of a loose item\n\n- Другий пункт\n\n```\ncode in English is no text to translate\n```\n\n## Attack a Phoenixborn\n\nТекст.\n\n## Атака на пломенекровного\n\nТекст.\n",
         ),
     ]);
     build_ok(dir.path());
     let uk = page(&dir.path().join("public/uk/a/index.html"));
+    // a heading too, for screen readers (no mark: a heading is seen at once)
+    assert_eq!(
+        attrs(&uk, "article h2[lang=\"en\"]", "id"),
+        ["attack-a-phoenixborn"]
+    );
     let marked: Vec<String> = uk
         .select(&sel("article li.untr-item"))
         .map(|li| {
