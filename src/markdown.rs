@@ -137,6 +137,10 @@ struct ItemText {
     other: bool,
     /// It holds paragraphs (a loose list): they are marked, not the item.
     paragraphs: bool,
+    /// It holds a list, a quote or code, whose language is not its own text's.
+    blocks: bool,
+    /// A marker in its own text, before a nested list (see [`KeepOriginal::take_inline`]).
+    kept: bool,
 }
 
 /// Letters of Latin script an untranslated paragraph or list item has at least: fewer are a
@@ -236,12 +240,12 @@ pub fn prepare_with<'s>(
                     }
                     inner.push(e);
                 }
-                // its end was taken here, not by the loop
-                st.keep.step(&Event::End(TagEnd::Heading(level)));
-                st.keep.unit_done();
                 let mut h = String::new();
                 st.heading(level, id, classes, attrs, inner, line, &mut h);
                 buf.push(Event::Html(h.into()));
+                // its end was taken here, not by the loop
+                st.keep.step(&Event::End(TagEnd::Heading(level)));
+                st.keep.unit_done();
             }
             Event::Start(Tag::Image {
                 dest_url, title, ..
@@ -266,8 +270,10 @@ pub fn prepare_with<'s>(
             }) => {
                 st.in_link += 1;
                 let event = st.link(link_type, dest_url, title, id, line, &mut events, &mut buf);
-                if let Some(e) = event {
-                    buf.push(e);
+                match event {
+                    Some(e) => buf.push(e),
+                    // the link was read to its end here, not by the loop
+                    None => st.keep.step(&Event::End(TagEnd::Link)),
                 }
             }
             Event::End(TagEnd::Link) => {
@@ -287,7 +293,16 @@ pub fn prepare_with<'s>(
                 st.plain(&t);
                 buf.push(Event::Code(t));
             }
+            Event::Start(tag @ (Tag::List(_) | Tag::BlockQuote(_))) => {
+                if let Some(item) = st.items.last_mut() {
+                    item.blocks = true;
+                }
+                buf.push(Event::Start(tag));
+            }
             Event::Start(Tag::CodeBlock(k)) => {
+                if let Some(item) = st.items.last_mut() {
+                    item.blocks = true;
+                }
                 st.in_code = true;
                 buf.push(Event::Start(Tag::CodeBlock(k)));
             }
@@ -321,22 +336,26 @@ pub fn prepare_with<'s>(
                 if let (Some(at), Some(lang)) = (st.para_at.take(), st.aids.latin_lang) {
                     // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
                     // original language: say so (lang for screen readers, class for the eye)
-                    if st.para_latin >= UNTRANSLATED_LETTERS && !st.para_other && !st.keep.active()
-                    {
-                        let mut open = String::from("<p class=\"untr\" lang=\"");
-                        escape_into(lang, &mut open);
-                        open.push_str("\">");
-                        buf[at] = Event::Html(open.into());
+                    if st.para_latin >= UNTRANSLATED_LETTERS && !st.para_other {
+                        // text kept in the original on purpose keeps its language only
+                        let untranslated = !st.keep.active();
+                        buf[at] = Event::Html(latin_open("p", "untr", untranslated, lang).into());
                     }
                 }
                 buf.push(Event::End(TagEnd::Paragraph));
             }
             Event::Start(Tag::Item) => {
+                // a marker in the parent item's own text is the parent's, not this one's
+                if let Some(parent) = st.items.last_mut() {
+                    parent.kept |= st.keep.take_inline();
+                }
                 st.items.push(ItemText {
                     at: buf.len(),
                     latin: 0,
                     other: false,
                     paragraphs: false,
+                    blocks: false,
+                    kept: false,
                 });
                 buf.push(Event::Start(Tag::Item));
             }
@@ -345,16 +364,16 @@ pub fn prepare_with<'s>(
                 let item = st.items.pop();
                 if let (Some(item), Some(lang)) = (item, st.aids.latin_lang) {
                     // a list item of Latin letters only, as a paragraph: its language for
-                    // screen readers, a class for the eye (no note: it would sit in the list)
+                    // screen readers, a class for the eye (no note: it would sit in the list).
+                    // Not one that holds a list, a quote or code: its language would be theirs.
                     if !item.paragraphs
+                        && !item.blocks
                         && item.latin >= UNTRANSLATED_LETTERS
                         && !item.other
-                        && !st.keep.active()
                     {
-                        let mut open = String::from("<li class=\"untr-item\" lang=\"");
-                        escape_into(lang, &mut open);
-                        open.push_str("\">");
-                        buf[item.at] = Event::Html(open.into());
+                        let untranslated = !(item.kept || st.keep.active());
+                        buf[item.at] =
+                            Event::Html(latin_open("li", "untr-item", untranslated, lang).into());
                     }
                 }
                 buf.push(Event::End(TagEnd::Item));
@@ -428,6 +447,21 @@ pub fn prepare_with<'s>(
     out.html = html;
     out.pending.shrink_to_fit();
     out
+}
+
+/// The opening tag of an element of text in the Latin-script language `lang`: with the class
+/// that marks it as not translated yet when it is so (not for text kept so on purpose).
+fn latin_open(tag: &str, class: &str, untranslated: bool, lang: &str) -> String {
+    let mut open = format!("<{tag}");
+    if untranslated {
+        open.push_str(" class=\"");
+        open.push_str(class);
+        open.push('"');
+    }
+    open.push_str(" lang=\"");
+    escape_into(lang, &mut open);
+    open.push_str("\">");
+    open
 }
 
 /// Counts the Latin letters of `t` into `latin`, and sets `other` at the first letter of
@@ -647,8 +681,9 @@ impl<'s> State<'s> {
             );
             html.push('"');
         }
-        // a heading still in the original language: its language, for screen readers
-        if let Some(lang) = self.aids.latin_lang.filter(|_| !self.keep.active()) {
+        // a heading in the original language (still, or kept so on purpose): its language,
+        // for screen readers
+        if let Some(lang) = self.aids.latin_lang {
             let (mut latin, mut other) = (0, false);
             count_letters(&text, &mut latin, &mut other);
             if latin >= UNTRANSLATED_LETTERS && !other {
@@ -980,6 +1015,10 @@ impl<'s> State<'s> {
     ) {
         let mut inner = inner.into_iter();
         while let Some(e) = inner.next() {
+            // a marker inside the link's text marks the text it is in
+            if matches!(e, Event::Html(_) | Event::InlineHtml(_)) {
+                self.keep.step(&e);
+            }
             match e {
                 Event::Text(t) => {
                     self.plain(&t);

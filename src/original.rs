@@ -66,6 +66,12 @@ impl KeepOriginal {
     pub fn unit_done(&mut self) {
         self.inline = false;
     }
+
+    /// Whether an inline marker was met in the unit read so far, which it then leaves: a list
+    /// item's own text ends where a nested list's first item starts.
+    pub fn take_inline(&mut self) -> bool {
+        std::mem::take(&mut self.inline)
+    }
 }
 
 #[cfg(test)]

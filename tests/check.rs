@@ -842,3 +842,67 @@ fn text_marked_to_keep_its_original_language_is_not_untranslated() {
         plain.stdout
     );
 }
+
+/// What `check --untranslated` lists and what the build marks agree around markers: after a
+/// marked paragraph with a link, in nested list items, in headings and in table cells. Kept
+/// text keeps its language (`lang`) for screen readers; only the mark goes.
+#[test]
+fn build_and_check_agree_on_marked_text() {
+    let uk = "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\n\
+<!-- keep original -->\nCoal Roarkwin see [the card](a.md) here.\n\n\
+This paragraph is still English, not translated.\n\n\
+- Parent English text here <!-- keep original -->\n  - Child English text here, long\n\n\
+Ще список:\n\n\
+- Parent English item text\n  - Дочірній пункт українською\n\n\
+<!-- keep original -->\n## Coal Roarkwin Phoenixborn\n\nТекст.\n\n\
+## Heading English Inline <!-- keep original -->\n\nТекст.\n\n\
+| a | b |\n|---|---|\n| <!-- keep original --> | English cell long text |\n";
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n",
+        ),
+        ("content/uk/a.md", uk),
+    ]);
+    let (_, v) = check_json(s.path(), &["--untranslated"]);
+    let listed: Vec<&str> = v["untranslated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "This paragraph is still English, not translated.",
+            "Child English text here, long",
+            "Parent English item text",
+            "a",
+            "b",
+            "English cell long text",
+        ],
+        "{v:#}"
+    );
+    build_ok(s.path());
+    let page = page(&s.path().join("public/uk/a/index.html"));
+    assert_eq!(
+        texts(&page, "article p.untr"),
+        ["This paragraph is still English, not translated."]
+    );
+    // the kept paragraph: its language, no mark
+    assert_eq!(
+        texts(&page, "article p[lang=\"en\"]:not(.untr)"),
+        ["Coal Roarkwin see the card here."]
+    );
+    // an item that holds a list is not marked (its language would be its children's)
+    let items: Vec<String> = page
+        .select(&sel("article li.untr-item"))
+        .map(|li| li.text().collect::<String>().trim().to_string())
+        .collect();
+    assert_eq!(items, ["Child English text here, long"]);
+    assert_eq!(
+        attrs(&page, "article h2[lang=\"en\"]", "id"),
+        ["coal-roarkwin-phoenixborn", "heading-english-inline"]
+    );
+}

@@ -50,8 +50,9 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
                 heading,
                 original: keep.active(),
             });
-            keep.unit_done();
         }
+        // even without text: a marker in an empty cell is that cell's
+        keep.unit_done();
     };
     for (event, range) in Parser::new_ext(body, crate::markdown::options()).into_offset_iter() {
         // after the event's own work: a block's start marks what follows it, not the text
