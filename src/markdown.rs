@@ -130,11 +130,48 @@ pub struct Aids<'a> {
     pub latin_lang: Option<&'a str>,
 }
 
-/// A list item being read: see `State::items`.
-struct ItemText {
+/// The letters of a stretch of text by script, and where its element starts in the event
+/// buffer: a paragraph, list item or heading all in Latin letters in a Cyrillic chapter is
+/// still in the original language.
+#[derive(Default)]
+struct Letters {
     at: usize,
     latin: usize,
+    /// A letter of another script was met (counting stops there).
     other: bool,
+}
+
+impl Letters {
+    fn at(at: usize) -> Letters {
+        Letters {
+            at,
+            ..Letters::default()
+        }
+    }
+
+    fn add(&mut self, t: &str) {
+        if self.other {
+            return;
+        }
+        for c in t.chars() {
+            if c.is_ascii_alphabetic() {
+                self.latin += 1;
+            } else if !c.is_ascii() && c.is_alphabetic() {
+                self.other = true;
+                break;
+            }
+        }
+    }
+
+    /// Enough Latin letters, and no other: text, not a name or a number.
+    fn all_latin(&self) -> bool {
+        self.latin >= UNTRANSLATED_LETTERS && !self.other
+    }
+}
+
+/// A list item being read: see `State::items`.
+struct ItemText {
+    letters: Letters,
     /// It holds paragraphs (a loose list): they are marked, not the item.
     paragraphs: bool,
     /// It holds a list, a quote or code, whose language is not its own text's.
@@ -152,10 +189,8 @@ struct State<'s> {
     aids: Aids<'s>,
     /// Terms already met in the current section (only the first use becomes a link).
     linked: HashSet<u32>,
-    /// Index in the event buffer of the open paragraph's start, and its letters by script.
-    para_at: Option<usize>,
-    para_latin: usize,
-    para_other: bool,
+    /// The open paragraph's letters by script.
+    para: Option<Letters>,
     /// Text marked to stay in the original language is not marked as untranslated.
     keep: KeepOriginal,
     /// The list items open, innermost last: where each starts in the event buffer and its own
@@ -192,9 +227,7 @@ pub fn prepare_with<'s>(
         src,
         aids,
         linked: HashSet::default(),
-        para_at: None,
-        para_latin: 0,
-        para_other: false,
+        para: None,
         keep: KeepOriginal::default(),
         items: Vec::new(),
         symbols,
@@ -326,20 +359,19 @@ pub fn prepare_with<'s>(
                 }
                 st.in_paragraph = true;
                 st.paragraph_at = st.block.text.len();
-                st.para_at = Some(buf.len());
-                st.para_latin = 0;
-                st.para_other = false;
+                st.para = Some(Letters::at(buf.len()));
                 buf.push(Event::Start(Tag::Paragraph));
             }
             Event::End(TagEnd::Paragraph) => {
                 st.end_paragraph();
-                if let (Some(at), Some(lang)) = (st.para_at.take(), st.aids.latin_lang) {
+                if let (Some(para), Some(lang)) = (st.para.take(), st.aids.latin_lang) {
                     // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
                     // original language: say so (lang for screen readers, class for the eye)
-                    if st.para_latin >= UNTRANSLATED_LETTERS && !st.para_other {
+                    if para.all_latin() {
                         // text kept in the original on purpose keeps its language only
                         let untranslated = !st.keep.active();
-                        buf[at] = Event::Html(latin_open("p", "untr", untranslated, lang).into());
+                        buf[para.at] =
+                            Event::Html(latin_open("p", "untr", untranslated, lang).into());
                     }
                 }
                 buf.push(Event::End(TagEnd::Paragraph));
@@ -350,9 +382,7 @@ pub fn prepare_with<'s>(
                     parent.kept |= st.keep.take_inline();
                 }
                 st.items.push(ItemText {
-                    at: buf.len(),
-                    latin: 0,
-                    other: false,
+                    letters: Letters::at(buf.len()),
                     paragraphs: false,
                     blocks: false,
                     kept: false,
@@ -366,13 +396,9 @@ pub fn prepare_with<'s>(
                     // a list item of Latin letters only, as a paragraph: its language for
                     // screen readers, a class for the eye (no note: it would sit in the list).
                     // Not one that holds a list, a quote or code: its language would be theirs.
-                    if !item.paragraphs
-                        && !item.blocks
-                        && item.latin >= UNTRANSLATED_LETTERS
-                        && !item.other
-                    {
+                    if !item.paragraphs && !item.blocks && item.letters.all_latin() {
                         let untranslated = !(item.kept || st.keep.active());
-                        buf[item.at] =
+                        buf[item.letters.at] =
                             Event::Html(latin_open("li", "untr-item", untranslated, lang).into());
                     }
                 }
@@ -464,19 +490,6 @@ fn latin_open(tag: &str, class: &str, untranslated: bool, lang: &str) -> String 
     open
 }
 
-/// Counts the Latin letters of `t` into `latin`, and sets `other` at the first letter of
-/// another script (where it stops: the text is not all Latin).
-fn count_letters(t: &str, latin: &mut usize, other: &mut bool) {
-    for c in t.chars() {
-        if c.is_ascii_alphabetic() {
-            *latin += 1;
-        } else if !c.is_ascii() && c.is_alphabetic() {
-            *other = true;
-            break;
-        }
-    }
-}
-
 impl<'s> State<'s> {
     fn line(&self, offset: usize) -> usize {
         self.lines.line(offset) + self.src.first_line - 1
@@ -484,14 +497,12 @@ impl<'s> State<'s> {
 
     fn plain(&mut self, t: &str) {
         if self.aids.latin_lang.is_some() {
-            if self.para_at.is_some() {
-                if !self.para_other {
-                    count_letters(t, &mut self.para_latin, &mut self.para_other);
-                }
-            } else if let Some(item) = self.items.last_mut().filter(|i| !i.other) {
+            if let Some(para) = &mut self.para {
+                para.add(t);
+            } else if let Some(item) = self.items.last_mut() {
                 // a tight item's own text (a code block in it is no text to translate)
                 if !self.in_code {
-                    count_letters(t, &mut item.latin, &mut item.other);
+                    item.letters.add(t);
                 }
             }
         }
@@ -684,9 +695,9 @@ impl<'s> State<'s> {
         // a heading in the original language (still, or kept so on purpose): its language,
         // for screen readers
         if let Some(lang) = self.aids.latin_lang {
-            let (mut latin, mut other) = (0, false);
-            count_letters(&text, &mut latin, &mut other);
-            if latin >= UNTRANSLATED_LETTERS && !other {
+            let mut letters = Letters::default();
+            letters.add(&text);
+            if letters.all_latin() {
                 html.push_str(" lang=\"");
                 escape_into(lang, html);
                 html.push('"');

@@ -55,14 +55,7 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
         keep.unit_done();
     };
     for (event, range) in Parser::new_ext(body, crate::markdown::options()).into_offset_iter() {
-        // after the event's own work: a block's start marks what follows it, not the text
-        // flushed before it
-        let marks = matches!(
-            event,
-            Event::Start(_) | Event::End(_) | Event::Html(_) | Event::InlineHtml(_)
-        )
-        .then(|| event.clone());
-        match event {
+        match &event {
             Event::Start(Tag::CodeBlock(_)) => in_code += 1,
             Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
             Event::Start(Tag::Heading { .. }) => {
@@ -91,14 +84,14 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
                 if text.is_empty() {
                     start = range.start;
                 }
-                text.push_str(&t);
+                text.push_str(t);
             }
             Event::SoftBreak | Event::HardBreak => text.push(' '),
             _ => {}
         }
-        if let Some(e) = marks {
-            keep.step(&e);
-        }
+        // after the event's own work: a block's start marks what follows it, not the text
+        // flushed before it
+        keep.step(&event);
     }
     flush(&mut text, start, &section, false, &mut keep, &mut out);
     out

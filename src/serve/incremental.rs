@@ -345,9 +345,7 @@ impl Live {
         }
         Ok(self.site.config.languages.len())
     }
-}
 
-impl Live {
     /// Writes the search index and the JSON exports (`sections.json`) again: like the print
     /// views they hold every chapter's text, and an incremental rebuild leaves them as they
     /// were. `serve` calls it once edits pause (a large site's index takes most of a second).
