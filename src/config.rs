@@ -47,15 +47,19 @@ enum TitleField {
 
 pub const CONFIG_PATH: &str = "content/site.yaml";
 
-/// The path part of a base URL: all of a path (`/rules/`), or what follows the host of an
-/// address (`https://host/rules/` → `/rules/`; `/` when nothing does).
-fn base_path(base_url: &str) -> Option<&str> {
+/// The host (without its port) and the path of a base URL: an address gives both
+/// (`https://host:443/rules/` → `host`, `/rules/`; the path is `/` when nothing follows the
+/// host), a path only its path.
+fn base_parts(base_url: &str) -> (Option<&str>, Option<&str>) {
     match base_url
         .strip_prefix("https://")
         .or_else(|| base_url.strip_prefix("http://"))
     {
-        Some(rest) => Some(rest.find('/').map_or("/", |i| &rest[i..])),
-        None => base_url.starts_with('/').then_some(base_url),
+        Some(rest) => (
+            rest.split(['/', ':']).next(),
+            Some(rest.find('/').map_or("/", |i| &rest[i..])),
+        ),
+        None => (None, base_url.starts_with('/').then_some(base_url)),
     }
 }
 
@@ -242,9 +246,8 @@ impl SiteConfig {
                     ),
                 ));
                 ok = false;
-            } else if let Some(host) = (base_url.strip_prefix("https://"))
-                .or_else(|| base_url.strip_prefix("http://"))
-                .map(|rest| rest.split(['/', ':']).next().unwrap_or_default())
+            } else if let Some(host) = base_parts(&base_url)
+                .0
                 .filter(|h| !h.eq_ignore_ascii_case(c))
             {
                 // Pages serves the site at the custom domain: addresses built on another
@@ -259,7 +262,7 @@ impl SiteConfig {
                          \"/\" (or \"https://{c}/\")"
                     ),
                 ));
-            } else if let Some(path) = base_path(&base_url).filter(|p| *p != "/") {
+            } else if let Some(path) = base_parts(&base_url).1.filter(|p| *p != "/") {
                 // Pages serves a site with a custom domain at the domain's root, whatever
                 // the repository's name: a project path is where nothing is
                 diags.push(Diagnostic::warning(
