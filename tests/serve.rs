@@ -26,22 +26,10 @@ impl Serve {
 
     /// [`Serve::start`] with more arguments (`--output DIR`).
     fn start_with(dir: &std::path::Path, more: &[&str]) -> Serve {
-        let mut child = Command::new(bin())
-            .args(["serve", "--site", dir.to_str().unwrap(), "--port", "0"])
-            .args(more)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start rulebook serve");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).expect("serve prints its address");
-        let addr = line
-            .trim()
-            .strip_prefix("serving http://")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
+        let mut cmd = Command::new(bin());
+        cmd.args(["serve", "--site", dir.to_str().unwrap(), "--port", "0"])
+            .args(more);
+        let (child, addr) = announced(cmd);
         assert!(
             addr.starts_with("127.0.0.1:"),
             "binds loopback by default: {addr}"
@@ -101,6 +89,36 @@ impl Drop for Serve {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Starts `cmd` (a `rulebook serve`) and reads the address it announces on its first line of
+/// stdout. Its stderr is kept, so that a preview that stops before serving (an error, a panic)
+/// fails the test with what it said and how it ended, not with an empty line.
+fn announced(mut cmd: Command) -> (Child, String) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start rulebook serve");
+    let mut err = child.stderr.take().unwrap();
+    let said = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut err, &mut text);
+        text
+    });
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    match line.trim().strip_prefix("serving http://") {
+        Some(addr) => (child, addr.trim_end_matches('/').to_string()),
+        None => {
+            let _ = child.kill();
+            let status = child.wait();
+            let stderr = said.join().unwrap_or_default();
+            panic!("serve did not announce its address: first line {line:?}, {status:?}, stderr:\n{stderr}")
+        }
     }
 }
 
@@ -466,9 +484,7 @@ fn idle_connections_do_not_hold_up_a_request() {
 fn start_preview(dir: &Path) -> (Child, PathBuf) {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(bin());
-    cmd.args(["serve", "--site", dir.to_str().unwrap(), "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+    cmd.args(["serve", "--site", dir.to_str().unwrap(), "--port", "0"]);
     // as from a terminal (a background job starts with SIGINT ignored)
     // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
     unsafe {
@@ -478,15 +494,39 @@ fn start_preview(dir: &Path) -> (Child, PathBuf) {
             Ok(())
         });
     }
-    let mut child = cmd.spawn().unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(line.starts_with("serving http://"), "{line:?}");
-    let folder = std::env::temp_dir().join(format!("rulebook-serve-{}", child.id()));
+    let (child, _) = announced(cmd);
+    let folder = preview_folder_of(child.id());
     assert!(folder.join("en/rules/index.html").is_file());
     (child, folder)
+}
+
+/// The temporary folder of the preview with process id `pid`: `rulebook-serve-PID`, or
+/// `rulebook-serve-PID-N` when a leftover of a process gone long ago had that name (process
+/// ids come round again). Of those, the one this preview built: its marker is the newest.
+fn preview_folder_of(pid: u32) -> PathBuf {
+    let name = format!("rulebook-serve-{pid}");
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n == name
+                || n.strip_prefix(&format!("{name}-"))
+                    .is_some_and(|k| k.parse::<u32>().is_ok())
+        })
+        .filter_map(|e| {
+            let built = e
+                .path()
+                .join(".rulebook-build")
+                .metadata()
+                .ok()?
+                .modified()
+                .ok()?;
+            Some((built, e.path()))
+        })
+        .max()
+        .map(|(_, dir)| dir)
+        .unwrap_or_else(|| panic!("no preview folder for process {pid}"))
 }
 
 /// Ctrl-C is how a preview is stopped, and closing its terminal (SIGHUP) another: either ends
@@ -501,7 +541,10 @@ fn ctrl_c_stops_the_preview_and_removes_its_folder() {
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(code));
         assert!(!folder.exists(), "{} was left", folder.display());
-        let staging = format!(".rulebook-serve-{}.rulebook-", child.id());
+        let staging = format!(
+            ".{}.rulebook-",
+            folder.file_name().unwrap().to_string_lossy()
+        );
         let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
             .unwrap()
             .flatten()
@@ -527,13 +570,12 @@ fn a_killed_previews_folder_is_removed_by_the_next_one() {
     next.wait().unwrap();
     assert!(folder.join("notes.txt").is_file());
     std::fs::remove_file(folder.join("notes.txt")).unwrap();
-    let (mut last, _) = start_preview(dir.path());
+    let (mut last, last_own) = start_preview(dir.path());
     assert!(!folder.exists(), "{} was left", folder.display());
     assert!(!own.exists(), "{} was left", own.display());
     last.kill().unwrap();
     last.wait().unwrap();
-    let _ =
-        std::fs::remove_dir_all(std::env::temp_dir().join(format!("rulebook-serve-{}", last.id())));
+    let _ = std::fs::remove_dir_all(last_own);
 }
 
 /// A folder without content/ is the same mistake for `serve` as for `build`: the same

@@ -52,8 +52,17 @@ fn print_findings(items: &[crate::diag::Diagnostic]) {
     }
 }
 
-/// The name of a preview's temporary output folder, before the server's process id.
+/// The name of a preview's temporary output folder, before the server's process id (and, when
+/// a folder of that name was left by a process gone long ago, a number: see [`preview_folder`]).
 const PREVIEW_PREFIX: &str = "rulebook-serve-";
+
+/// The process id in the name of a preview folder, `PID` or `PID-N`.
+fn preview_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(PREVIEW_PREFIX)?;
+    let (pid, n) = rest.split_once('-').unwrap_or((rest, "1"));
+    n.parse::<u32>().ok()?;
+    pid.parse().ok()
+}
 
 /// Removes the preview folders of `serve` processes that are gone: one stopped by a signal
 /// removes its own, one killed outright (SIGKILL, the machine going down) cannot. A folder is
@@ -73,9 +82,8 @@ fn sweep_previews(root: &Path) {
         // (the name the build gives its staging folder; only a build makes one)
         if let Some(pid) = name
             .strip_prefix('.')
-            .and_then(|n| n.strip_prefix(PREVIEW_PREFIX))
             .and_then(|n| n.split_once(".rulebook-"))
-            .and_then(|(p, _)| p.parse::<u32>().ok())
+            .and_then(|(folder, _)| preview_pid(folder))
         {
             let dir = e.file_type().is_ok_and(|t| t.is_dir());
             if pid != std::process::id() && !crate::stop::running(pid) && dir {
@@ -83,22 +91,48 @@ fn sweep_previews(root: &Path) {
             }
             continue;
         }
-        let Some(pid) = name
-            .strip_prefix(PREVIEW_PREFIX)
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
+        let Some(pid) = preview_pid(name) else {
             continue;
         };
         if pid == std::process::id() || crate::stop::running(pid) {
             continue;
         }
         let dir = e.path();
-        let ours = crate::output::check_output(&dir, root)
-            .is_ok_and(|o| !o.is_legacy() && o.check_unlisted().is_ok());
-        if ours && dir.join(crate::output::MARKER).is_file() {
+        if replaceable(&dir, root) && dir.join(crate::output::MARKER).is_file() {
             let _ = std::fs::remove_dir_all(&dir);
         }
     }
+}
+
+/// Whether a build of the site at `root` may replace `dir`: its marker lists everything in it.
+fn replaceable(dir: &Path, root: &Path) -> bool {
+    crate::output::check_output(dir, root)
+        .is_ok_and(|o| !o.is_legacy() && o.check_unlisted().is_ok())
+}
+
+/// The temporary folder this preview builds into: `rulebook-serve-PID`, or `rulebook-serve-PID-N`
+/// when a folder of that name is in the way. Process ids come round again, and a folder named
+/// after this one's can only be a leftover of a process gone long ago that the sweep may not
+/// remove (one of an earlier rulebook, or holding a file of someone's): it is left alone, not
+/// refused, since the user asked for no folder in particular.
+fn preview_folder(root: &Path) -> Result<PathBuf, String> {
+    let temp = std::env::temp_dir();
+    let pid = std::process::id();
+    for n in 1..=100 {
+        let name = match n {
+            1 => format!("{PREVIEW_PREFIX}{pid}"),
+            n => format!("{PREVIEW_PREFIX}{pid}-{n}"),
+        };
+        let dir = temp.join(name);
+        if !dir.exists() || replaceable(&dir, root) {
+            return Ok(dir);
+        }
+    }
+    Err(format!(
+        "cannot find a free name for the preview's folder in {}: a hundred rulebook-serve-{pid} \
+         folders are in the way; remove the ones you do not need, or pass --output",
+        temp.display()
+    ))
 }
 
 /// Runs the server until the process is stopped.
@@ -117,9 +151,10 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     if temp {
         sweep_previews(&root);
     }
-    let output = opts.output.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("{PREVIEW_PREFIX}{}", std::process::id()))
-    });
+    let output = match &opts.output {
+        Some(dir) => dir.clone(),
+        None => preview_folder(&root)?,
+    };
     let checked = crate::output::check_output(&output, &root).map_err(|e| e.0)?;
     if checked.is_legacy() {
         return Err(checked.legacy_refusal().0);
@@ -332,4 +367,46 @@ pub fn bench_incremental(site: &Path, runs: usize) -> Result<f64, String> {
     result?;
     times.sort_by(|a, b| a.total_cmp(b));
     Ok(times[times.len() / 2])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preview_folders_are_named_after_their_process() {
+        assert_eq!(preview_pid("rulebook-serve-123"), Some(123));
+        assert_eq!(preview_pid("rulebook-serve-123-2"), Some(123));
+        assert_eq!(preview_pid("rulebook-serve-123-x"), None);
+        assert_eq!(preview_pid("rulebook-serve-"), None);
+        assert_eq!(preview_pid("rulebook-build"), None);
+    }
+
+    /// Folders named after this process can only be leftovers of one gone long ago with the
+    /// same id: the preview builds beside them, into the first it may replace.
+    #[test]
+    fn a_leftover_named_after_this_process_is_stepped_round() {
+        let site = tempfile::tempdir().unwrap();
+        let temp = std::env::temp_dir();
+        let pid = std::process::id();
+        let named = |suffix: &str| temp.join(format!("{PREVIEW_PREFIX}{pid}{suffix}"));
+        let (legacy, foreign, empty) = (named(""), named("-2"), named("-3"));
+        for d in [&legacy, &foreign, &empty] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        // an earlier rulebook's preview, whose marker lists nothing
+        std::fs::write(
+            legacy.join(crate::output::MARKER),
+            "This folder was written by `rulebook build`; the next build replaces it.\n",
+        )
+        .unwrap();
+        std::fs::write(legacy.join("index.html"), "old").unwrap();
+        // someone's folder
+        std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
+        let chosen = preview_folder(site.path());
+        for d in [&legacy, &foreign, &empty] {
+            std::fs::remove_dir_all(d).unwrap();
+        }
+        assert_eq!(chosen, Ok(empty));
+    }
 }
