@@ -15,12 +15,15 @@ pub use scraper::{Html, Selector};
 #[allow(unused_imports)] // not every test crate serves a site
 pub use static_server::StaticServer;
 
-/// The default content built once per test binary, into a temporary folder named after `tag`:
-/// what the browser tests of the reading aids and the print view open.
+/// The default content built once per test binary, into a folder named after `tag`: what the
+/// browser tests of the reading aids and the print view open. The folder is under the build's
+/// own temporary folder (`target/tmp`), and each run's build replaces the last one's: one
+/// named after the process in the system's temporary folder was never removed, and a process
+/// id coming round again met an earlier rulebook's site there.
 pub fn built_default_site(tag: &str) -> &'static PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
-        let out = std::env::temp_dir().join(format!("rulebook-{tag}-{}", std::process::id()));
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("site-{tag}"));
         let r = run(&[
             "build",
             "--site",
