@@ -906,3 +906,72 @@ This paragraph is still English, not translated.\n\n\
         ["coal-roarkwin-phoenixborn", "heading-english-inline"]
     );
 }
+
+/// A chapter without numbered sections is compared whole: its findings say "this chapter" and
+/// "its text", not "the opening text", which names the text before a first numbered section.
+#[test]
+fn a_chapter_without_numbered_sections_is_named_as_a_whole() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/glossary.json", EN_GLOSSARY),
+        ("content/uk/glossary.json", UK_GLOSSARY),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## Goal\n\nDiscard a card.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\n## Мета\n\nВикиньте одну карту.\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: Beta\n---\n\nDiscard a card.\n\n## 1.1.0 One\n\nFirst rule.\n",
+        ),
+        (
+            "content/uk/b.md",
+            "---\nid: b\ntitle: Бета\n---\n\nВикиньте одну карту.\n\n## 1.1.0 Один\n\nПерше правило.\n",
+        ),
+    ]);
+    let messages = |kind: &str, file: &str| -> Vec<String> {
+        let (_, v) = check_json(s.path(), &[]);
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == kind && f["file"] == file)
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let a = messages("inconsistent-term", "content/uk/a.md");
+    assert!(
+        a.len() == 1 && a[0].contains("\"discard\" in this chapter"),
+        "{a:?}"
+    );
+    let b = messages("inconsistent-term", "content/uk/b.md");
+    assert!(
+        b.len() == 1 && b[0].contains("\"discard\" in the opening text"),
+        "{b:?}"
+    );
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    write(
+        s.path(),
+        "content/en/a.md",
+        b"---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## Goal\n\nDiscard two cards.\n",
+    );
+    write(
+        s.path(),
+        "content/en/b.md",
+        b"---\nid: b\ntitle: Beta\n---\n\nDiscard two cards.\n\n## 1.1.0 One\n\nFirst rule.\n",
+    );
+    let a = messages("stale-translation", "content/uk/a.md");
+    assert!(
+        a.len() == 1 && a[0].contains("its text changed") && !a[0].contains("opening"),
+        "{a:?}"
+    );
+    let b = messages("stale-translation", "content/uk/b.md");
+    assert!(
+        b.len() == 1 && b[0].contains("changed since: the opening text"),
+        "{b:?}"
+    );
+}

@@ -556,8 +556,12 @@ fn stale_translations(
                 continue;
             }
             let changed = stale::changed_sections(&then, &now);
+            // a chapter without numbered sections is one stretch of text, "" (see stale.rs)
+            let unnumbered = now.sections.keys().all(String::is_empty);
             let what = if changed.is_empty() {
                 "its title changed".to_string()
+            } else if unnumbered {
+                "its text changed (it has no numbered sections to name)".to_string()
             } else {
                 let names: Vec<String> = changed
                     .iter()

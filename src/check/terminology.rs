@@ -320,11 +320,17 @@ pub fn check(
                     }
                 }
             }
+            // a chapter without numbered sections is one stretch of text, keyed ""
+            let unnumbered = own_sections.keys().all(|k| k.is_empty());
             for (t, (term, places)) in missing {
                 let names: Vec<String> = places
                     .iter()
                     .take(5)
-                    .map(|(k, _)| if k.is_empty() { "the opening text".to_string() } else { format!("section {k}") })
+                    .map(|(k, _)| match k.is_empty() {
+                        true if unnumbered => "this chapter".to_string(),
+                        true => "the opening text".to_string(),
+                        false => format!("section {k}"),
+                    })
                     .collect();
                 let more = if places.len() > 5 { format!(" and {} more", places.len() - 5) } else { String::new() };
                 out.push(Diagnostic::warning(
