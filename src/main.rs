@@ -288,8 +288,13 @@ fn main() -> ExitCode {
             match result {
                 Ok(r) => {
                     eprintln!(
-                        "built {} chapters per language, {} files in {} ms into {} ({})",
+                        "built {} {} per language, {} files in {} ms into {} ({})",
                         r.pages_per_language,
+                        if r.pages_per_language == 1 {
+                            "chapter"
+                        } else {
+                            "chapters"
+                        },
                         r.files,
                         r.millis,
                         r.output.display(),

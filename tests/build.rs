@@ -1009,3 +1009,20 @@ fn a_list_item_or_heading_left_in_english_is_marked_with_its_language() {
         ["The first paragraph of a loose item"]
     );
 }
+
+/// The summary line counts chapters in words a reader would write: "1 chapter", "2 chapters".
+#[test]
+fn the_summary_counts_chapters_in_the_singular_and_plural() {
+    let dir = fixture();
+    let said = |dir: &std::path::Path| {
+        build_ok(dir)
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("built "))
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    assert!(said(dir.path()).starts_with("built 2 chapters per language,"));
+    std::fs::remove_file(dir.path().join("content/en/02-combat.md")).unwrap();
+    assert!(said(dir.path()).starts_with("built 1 chapter per language,"));
+}
