@@ -166,6 +166,9 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if !matches!(cli.command, Command::Serve { .. }) {
+        rulebook::stop::end_quietly_on_closed_pipe();
+    }
     match cli.command {
         Command::Search {
             query,

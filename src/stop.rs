@@ -107,6 +107,24 @@ pub fn install() {
 #[cfg(not(unix))]
 pub fn install() {}
 
+/// Lets a write to a closed pipe end the process, as it ends `cat` or `grep`: `rulebook search
+/// the | head -3` or `rulebook check | less` quit early, and the Rust runtime, which ignores
+/// SIGPIPE, would have every later `println!` panic (exit 101, and a backtrace on a closed
+/// stream). Not for `serve`, which logs to standard error while it serves: its log lines
+/// ignore a closed stream instead ([`crate::serve`]). A command's files are safe either way:
+/// a build prints nothing until its new site is in place (but `RULEBOOK_TIMINGS` lines), and a
+/// build stopped before that leaves only a temporary folder, which the next build removes.
+#[cfg(unix)]
+pub fn end_quietly_on_closed_pipe() {
+    // SAFETY: sets the disposition of one signal to its default; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+pub fn end_quietly_on_closed_pipe() {}
+
 /// Removes the temporary folders and ends the process with 128 + `sig`.
 #[cfg(unix)]
 fn stop(sig: libc::c_int) -> ! {
@@ -125,11 +143,17 @@ fn stop(sig: libc::c_int) -> ! {
         libc::SIGHUP => "hung up",
         _ => "terminated",
     };
-    if dirs.is_empty() {
-        eprintln!("{name}");
+    // a closed standard error must not keep the process from ending (`eprintln!` would panic
+    // this thread, and the process would go on)
+    use std::io::Write as _;
+    let _ = if dirs.is_empty() {
+        writeln!(std::io::stderr(), "{name}")
     } else {
-        eprintln!("{name}: removed the unfinished temporary folder; nothing else was changed");
-    }
+        writeln!(
+            std::io::stderr(),
+            "{name}: removed the unfinished temporary folder; nothing else was changed"
+        )
+    };
     std::process::exit(128 + sig)
 }
 

@@ -1009,3 +1009,54 @@ fn links_files_and_folders_in_the_wrong_place_are_reported() {
     symlink("../settings/site.yaml", s.path().join("content/site.yaml")).unwrap();
     build_ok(s.path());
 }
+
+/// A reader that stops reading (`rulebook search the | head -3`, a pager quit early) ends the
+/// command as it ends `cat`: quietly, by SIGPIPE or with its work done, never with a panic
+/// (exit 101, and a backtrace) for every line it could not print.
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", EN_A),
+        ("content/uk/01-a.md", UK_A),
+        ("content/en/glossary.json", EN_GLOSSARY),
+    ]);
+    let dir = s.path().to_str().unwrap();
+    // a result per section: more than a pipe holds, so the writes meet the closed end
+    let mut many = String::from("---\nid: b\ntitle: B\n---\n\n");
+    for i in 1..=3000 {
+        // and a finding of `check` per section
+        many.push_str(&format!(
+            "## 2.{i}.0 Guard {i}\n\nGuard the guard. See 9.{i}.9.\n\n"
+        ));
+    }
+    write(s.path(), "content/en/02-b.md", many.as_bytes());
+    for args in [
+        &[
+            "search", "guard", "--lang", "en", "--limit", "3000", "--site", dir,
+        ][..],
+        &[
+            "search", "guard", "--lang", "en", "--limit", "3000", "--json", "--site", dir,
+        ],
+        &["check", "--site", dir],
+        &["check", "--format", "json", "--site", dir],
+    ] {
+        let mut child = Command::new(bin())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+    }
+}

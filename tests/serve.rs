@@ -744,3 +744,44 @@ fn a_draft_says_it_is_one_in_the_preview() {
     assert_eq!(texts(&doc, "aside.banner.untranslated").len(), 1);
     assert!(banner("/en/rules/").is_empty());
 }
+
+/// A preview's log on standard error is for the person watching it: once that stream is
+/// closed (the terminal gone, a script that reads only the address), the preview goes on
+/// serving and rebuilding, rather than ending at its next log line.
+#[test]
+fn a_preview_whose_log_is_closed_keeps_serving() {
+    let dir = fixture();
+    let mut child = Command::new(bin())
+        .args([
+            "serve",
+            "--site",
+            dir.path().to_str().unwrap(),
+            "--port",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start rulebook serve");
+    drop(child.stderr.take());
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("serving http://")
+        .unwrap_or_else(|| panic!("no address: {line:?} {:?}", child.try_wait()))
+        .trim_end_matches('/')
+        .to_string();
+    let s = Serve { child, addr };
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "Intro text.",
+        "Intro text, edited with the log closed.",
+    );
+    s.wait_for(v, no_errors);
+    assert!(article_text(&s.addr, "/en/rules/").contains("edited with the log closed"));
+}

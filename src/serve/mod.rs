@@ -16,6 +16,16 @@ use std::time::{Duration, Instant};
 
 use incremental::Live;
 
+/// A line of the preview's log on standard error. A closed stream (the terminal gone, a
+/// script that read the address and closed its end) is no reason to stop serving, nor to panic
+/// as `eprintln!` does.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub struct ServeOptions {
     pub site: PathBuf,
     pub bind: String,
@@ -48,7 +58,7 @@ fn print_findings(items: &[crate::diag::Diagnostic]) {
     };
     d.sort();
     for x in &d.items {
-        eprintln!("{x}");
+        say!("{x}");
     }
 }
 
@@ -171,12 +181,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     let (mut live, first_errors) = match Live::full(&root, &output) {
         Ok((live, r)) => {
             print_findings(&r.warnings);
-            eprintln!("built {} files in {:.0} ms", r.pages, r.millis);
+            say!("built {} files in {:.0} ms", r.pages, r.millis);
             (Some(live), Vec::new())
         }
         Err(errors) => {
             print_findings(&errors);
-            eprintln!("the build failed; fix the errors above and the page reloads");
+            say!("the build failed; fix the errors above and the page reloads");
             std::fs::create_dir_all(&output).map_err(|e| e.to_string())?;
             (None, errors)
         }
@@ -214,8 +224,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     // announced only once the watches are in place: an edit made right after the address is
     // printed must not be missed
     // the address goes to stdout, alone on its line, for scripts and tests
-    println!("serving http://{addr}/");
-    eprintln!("watching {} for changes; Ctrl-C stops", WATCHED.join("/, "));
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "serving http://{addr}/").and_then(|()| out.flush());
+    }
+    say!("watching {} for changes; Ctrl-C stops", WATCHED.join("/, "));
 
     let mut file_errors: Vec<crate::diag::Diagnostic> = Vec::new();
     // an incremental rebuild left the search index and the exports behind the pages
@@ -229,7 +243,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                     let start = Instant::now();
                     match live.as_ref().map(|l| l.write_search()) {
                         Some(Ok(n)) => {
-                            eprintln!(
+                            say!(
                                 "wrote the search index again ({n} files) in {:.0} ms",
                                 start.elapsed().as_secs_f64() * 1000.0
                             );
@@ -281,7 +295,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         match result {
             Ok(r) => {
                 print_findings(&r.warnings);
-                eprintln!(
+                say!(
                     "{} {} page(s) in {:.1} ms",
                     if r.full {
                         "rebuilt the site:"
@@ -305,7 +319,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
             }
             Err(errors) => {
                 print_findings(&errors);
-                eprintln!("the build failed; the last good site is still served");
+                say!("the build failed; the last good site is still served");
                 file_errors = errors.clone();
                 shared.publish(errors, false);
             }
