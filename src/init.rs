@@ -131,6 +131,7 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
         (".github/workflows/pages.yml", WORKFLOW.to_string()),
         (".gitignore", GITIGNORE.to_string()),
     ];
+    refuse_shared_folder(dir)?;
     if dir.join("content").exists() {
         return Err(format!(
             "{} already has a content/ folder, so it is a site already: init leaves it as it is; give init another folder (a new one, or one without content/)",
@@ -158,6 +159,32 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(written)
 }
 
+/// Refuses the file system root and the home folder, as `build --output` does: a site there
+/// puts `content/`, `.github/` and `.gitignore` among everything else the folder holds (a
+/// `.gitignore` at the root of the home folder then applies to every repository below it).
+fn refuse_shared_folder(dir: &Path) -> Result<(), String> {
+    let resolved = |p: &Path| {
+        std::path::absolute(p)
+            .ok()
+            .map(|a| a.canonicalize().unwrap_or(a))
+    };
+    let Some(at) = resolved(dir) else {
+        return Ok(());
+    };
+    let why = if at.parent().is_none() {
+        "it is the file system root"
+    } else if std::env::var_os("HOME").is_some_and(|h| resolved(Path::new(&h)) == Some(at.clone()))
+    {
+        "it is the home folder"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "refusing to make a site in {}: {why}; give init a folder of its own, such as rules/",
+        dir.display()
+    ))
+}
+
 /// The Ukrainian chapter with the fingerprint of the English one it translates.
 fn with_translation_record(uk: &str) -> Result<String, String> {
     let mut diags = crate::diag::Diagnostics::default();
@@ -176,4 +203,18 @@ fn with_translation_record(uk: &str) -> Result<String, String> {
         &crate::check::stale::to_yaml(&rec),
         Path::new("content/uk/01-basics.md"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_root_is_refused_however_it_is_written() {
+        for root in ["/", "/..", "//", "/tmp/.."] {
+            let e = refuse_shared_folder(Path::new(root)).unwrap_err();
+            assert!(e.contains("file system root"), "{root}: {e}");
+        }
+        assert!(refuse_shared_folder(Path::new("/tmp/rules")).is_ok());
+    }
 }

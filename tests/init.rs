@@ -73,3 +73,36 @@ fn init_refuses_an_existing_site() {
         b"mine"
     );
 }
+
+/// The home folder is refused, as `build --output` refuses it: a site there would scatter
+/// `content/`, `.github/` and a `.gitignore` among the user's files. (The file system root is
+/// refused by the same check; a test that got it wrong would write into `/`.)
+#[test]
+fn init_refuses_the_home_folder() {
+    let home = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(bin())
+        .args(["init", home.path().to_str().unwrap()])
+        .env("HOME", home.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("it is the home folder"), "{stderr}");
+    assert_eq!(
+        std::fs::read_dir(home.path()).unwrap().count(),
+        0,
+        "wrote nothing"
+    );
+    // a folder inside it is fine
+    let out = std::process::Command::new(bin())
+        .args(["init", home.path().join("rules").to_str().unwrap()])
+        .env("HOME", home.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
