@@ -114,12 +114,9 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     if failed {
         return Err(BuildError::Content);
     }
-    staging.commit().map_err(|e| {
-        BuildError::Output(format!(
-            "cannot move the new site into {}: {e}",
-            target.display()
-        ))
-    })?;
+    staging
+        .commit()
+        .map_err(|e| BuildError::Output(commit_error(&target, &e)))?;
     sw.lap("swap in");
     let report = BuildReport {
         output: target,
@@ -168,6 +165,22 @@ fn hold_back_follow_ons(diags: &mut Diagnostics) {
             ),
         ));
     }
+}
+
+/// Why the new site could not take the place of the old one, and what to do.
+fn commit_error(target: &Path, e: &std::io::Error) -> String {
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::EBUSY) {
+        // a mount point (a container's volume, say): a folder there cannot be renamed
+        return format!(
+            "cannot move the new site into {}: it is a mount point or otherwise in use, and a \
+             build puts its new site in place by renaming it; build into a folder inside it \
+             instead (--output {})",
+            target.display(),
+            target.join("site").display()
+        );
+    }
+    format!("cannot move the new site into {}: {e}", target.display())
 }
 
 /// Writes every file of a resolved site into `dir`: pages, search index, exports. Shared by
@@ -251,4 +264,20 @@ pub fn summary(diags: &Diagnostics) -> String {
 
 pub fn is_dir(p: &Path) -> bool {
     p.is_dir()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_mount_point_for_output_says_what_to_do() {
+        let busy = std::io::Error::from_raw_os_error(libc::EBUSY);
+        let m = commit_error(Path::new("/srv/public"), &busy);
+        assert!(m.contains("mount point"), "{m}");
+        assert!(m.contains("--output /srv/public/site"), "{m}");
+        let other = std::io::Error::from_raw_os_error(libc::EACCES);
+        assert!(!commit_error(Path::new("/srv/public"), &other).contains("mount point"));
+    }
 }
