@@ -102,6 +102,17 @@ fn top_level_keys(text: &str) -> Vec<(String, usize)> {
     keys
 }
 
+/// The column in characters of serde_json's column in bytes (`byte_column`, 1-based) on
+/// 1-based line `line` of `text`: the rest of our positions count characters, as editors do,
+/// and in a Ukrainian glossary every letter before the mistake is two bytes.
+fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
+    let Some(l) = line.checked_sub(1).and_then(|n| text.lines().nth(n)) else {
+        return byte_column;
+    };
+    let before = byte_column.saturating_sub(1);
+    l.char_indices().take_while(|(i, _)| *i < before).count() + 1
+}
+
 /// Parses one glossary file. Problems go to `diags`; entries with problems are skipped.
 pub fn parse(text: &str, lang: &str, path: &Path, diags: &mut Diagnostics) -> Option<Glossary> {
     let value: serde_json::Value = match serde_json::from_str(text) {
@@ -114,7 +125,7 @@ pub fn parse(text: &str, lang: &str, path: &Path, diags: &mut Diagnostics) -> Op
                     l - 1,
                     text.lines().nth(l - 2).map_or(0, |t| t.chars().count() + 1),
                 ),
-                lc => lc,
+                (l, c) => (l, char_column(text, l, c)),
             };
             diags.push(
                 Diagnostic::error(
@@ -399,6 +410,23 @@ mod tests {
                 d.items[0]
             );
         }
+    }
+
+    /// Columns count characters, as editors do: a Cyrillic letter is two bytes.
+    #[test]
+    fn a_json_error_column_counts_characters() {
+        let text = "{\n  \"хід\": \"Частина гри\" \"зайве\"\n}\n";
+        let mut d = Diagnostics::default();
+        parse(text, "uk", Path::new("g.json"), &mut d);
+        let at = text.lines().nth(1).unwrap().find(" \"зайве").unwrap();
+        let want = text.lines().nth(1).unwrap()[..at].chars().count() + 2;
+        assert_eq!(
+            (d.items[0].line, d.items[0].column),
+            (2, want),
+            "{}",
+            d.items[0]
+        );
+        assert_eq!(want, 24);
     }
 
     #[test]
