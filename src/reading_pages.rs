@@ -178,11 +178,12 @@ pub fn preview_file_path(lang: &str, k: usize) -> String {
 /// The preview files of one reader language, or only those numbered in `only`:
 /// `(path, script)`. Each section's preview is in exactly one file (the file of the chapter
 /// that a reader of `lang` is sent to for it), and a file registers its previews with
-/// `RulebookPreviews["<lang>/<k>"] = {"7.1.0": ["Title", "Opening text…"]}`: a script, unlike
-/// `fetch`, also loads from `file://`.
+/// `RulebookPreviews["<lang>/<k>"] = {"7.1.0": ["Title", "Opening text…"]}` (and the text's
+/// language after them when it is another's, [`Tip`]): a script, unlike `fetch`, also loads
+/// from `file://`.
 pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(String, String)> {
     let count = preview_file_count(site);
-    let mut files: Vec<BTreeMap<&str, (&str, &str)>> = vec![BTreeMap::new(); count];
+    let mut files: Vec<BTreeMap<&str, Tip<'_, 2>>> = vec![BTreeMap::new(); count];
     let key = |k: usize| only.is_none_or(|o| o.contains(&k));
     for n in site.sections.numbers() {
         let Some(def) = site.sections.resolve(lang, n) else {
@@ -193,7 +194,8 @@ pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(St
             continue;
         }
         if let Some((t, body)) = (site.reading.previews.get(&def.lang)).and_then(|p| p.get(n)) {
-            files[k].insert(n, (t, body));
+            let other = (def.lang != lang).then_some(def.lang.as_str());
+            files[k].insert(n, Tip::new([t, body], other));
         }
     }
     files
@@ -213,8 +215,38 @@ pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(St
         .collect()
 }
 
+/// A tooltip's texts, as a JSON array, and after them the language they are in when it is not
+/// the page's (an entry or a section shown from another language): the tooltip takes it as
+/// its `lang`, so that a screen reader reads English as English on a Ukrainian page.
+#[derive(Clone)]
+struct Tip<'a, const N: usize> {
+    texts: [&'a str; N],
+    lang: Option<&'a str>,
+}
+
+impl<'a, const N: usize> Tip<'a, N> {
+    fn new(texts: [&'a str; N], lang: Option<&'a str>) -> Self {
+        Tip { texts, lang }
+    }
+}
+
+impl<const N: usize> serde::Serialize for Tip<'_, N> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq as _;
+        let mut seq = ser.serialize_seq(Some(N + usize::from(self.lang.is_some())))?;
+        for t in &self.texts {
+            seq.serialize_element(t)?;
+        }
+        if let Some(l) = self.lang {
+            seq.serialize_element(l)?;
+        }
+        seq.end()
+    }
+}
+
 /// `<lang>/glossary/terms.js`: every entry the language's glossary page shows, by anchor:
-/// `[term, term in the other language, definition HTML]`.
+/// `[term, term in the other language, definition HTML]`, and the entry's language when it is
+/// another's ([`Tip`]).
 pub fn terms_js(site: &Site, lang: &str) -> String {
     let resolver = site.resolver();
     let page = Page {
@@ -223,7 +255,7 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
         root: PAGE_ROOT,
         print: false,
     };
-    let mut map: BTreeMap<String, (String, String, String)> = BTreeMap::new();
+    let mut map: BTreeMap<String, (String, String, String, Option<&str>)> = BTreeMap::new();
     let mut sources: Vec<&str> = vec![lang];
     sources.extend(site.config.others(lang).map(String::as_str));
     for src_lang in sources {
@@ -247,7 +279,8 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
                 })
                 .unwrap_or_default();
             let def = resolver.fill(&prepared.html, &prepared.pending, page);
-            let value = (display_term(&e.term), display_term(&other), def);
+            let shown_in = (src_lang != lang).then_some(src_lang);
+            let value = (display_term(&e.term), display_term(&other), def, shown_in);
             for a in anchors {
                 map.entry(a).or_insert_with(|| value.clone());
             }
@@ -258,7 +291,11 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
     );
     s.push_str(&script_json(&lang));
     s.push_str("]=");
-    s.push_str(&script_json(&map));
+    let tips: BTreeMap<&str, Tip<'_, 3>> = map
+        .iter()
+        .map(|(k, v)| (k.as_str(), Tip::new([&v.0, &v.1, &v.2], v.3)))
+        .collect();
+    s.push_str(&script_json(&tips));
     s.push_str(";\n");
     s
 }
@@ -300,7 +337,8 @@ pub fn short_page(site: &Site, lang: &str) -> String {
     s.push_str("<script>\n(function () {\n  var pages = ");
     s.push_str(&script_json(&by_page));
     s.push_str(r##";
-  var q = decodeURIComponent((location.search || location.hash).slice(1)).replace(/^n=/, "").trim().replace(/\.$/, "");
+  // a Ukrainian keypad's decimal key types a comma (`7,1,0`), as the search box accepts too
+  var q = decodeURIComponent((location.search || location.hash).slice(1)).replace(/^n=/, "").replace(/\+/g, " ").trim().replace(/\s*,\s*/g, ".").replace(/\.$/, "");
   if (!q) return;
   for (var p in pages) {
     if (pages[p].indexOf(q) >= 0) {

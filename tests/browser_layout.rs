@@ -212,3 +212,159 @@ fn a_result_in_a_chapter_not_translated_yet_stays_in_the_readers_language() {
     let got = links("humanity");
     assert_eq!(got, serde_json::json!(["../en/introduction/"]));
 }
+
+/// Found by a second review. The language switch on the glossary page kept no entry (only
+/// headings counted as places); turning the side-by-side view on or off jumped to the top;
+/// and the view ended at the next chapter, whose links carried no `?pair=`.
+#[test]
+fn the_reader_keeps_their_place_through_the_glossary_switch_and_the_side_by_side_view() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    let arrived = |path: &str| {
+        b.wait_until(
+            &format!(
+                "return location.pathname.indexOf({}) >= 0 && document.readyState === 'complete'",
+                Value::from(path)
+            ),
+            10,
+            path,
+        );
+    };
+    b.goto(&format!(
+        "{}en/glossary/#exhaustion-token-rulebook",
+        server.url
+    ));
+    wait_loaded(&b);
+    b.wait_until("return window.scrollY > 0", 10, "the jump to the entry");
+    b.click("a[data-lang-switch='uk']");
+    arrived("/uk/glossary/");
+    assert_eq!(
+        b.js("return location.hash"),
+        Value::from("#exhaustion-token-rulebook")
+    );
+
+    b.goto(&format!("{}uk/introduction/#dice", server.url));
+    wait_loaded(&b);
+    b.wait_until("return window.scrollY > 0", 10, "the jump to the section");
+    b.click("a.pair-toggle");
+    b.wait_until(
+        "return location.search === '?pair=en' && document.body.classList.contains('paired') && window.scrollY > 0",
+        10,
+        "the side-by-side view",
+    );
+    assert_eq!(b.js("return location.hash"), Value::from("#dice"));
+    // read on to another section, then back to one language: still there
+    b.js("document.getElementById('unit-cards').scrollIntoView()");
+    b.click("a.pair-toggle");
+    b.wait_until(
+        "return location.search === '' && document.readyState === 'complete'",
+        10,
+        "one language again",
+    );
+    assert_eq!(b.js("return location.hash"), Value::from("#unit-cards"));
+
+    // the next chapter opens side by side too
+    b.goto(&format!("{}uk/introduction/?pair=en", server.url));
+    wait_loaded(&b);
+    b.click("a.next");
+    arrived("/uk/setup/");
+    assert_eq!(b.js("return location.search"), Value::from("?pair=en"));
+}
+
+/// A result on the page being read is a jump: the panel closed neither on it nor on Escape
+/// afterwards (the focus had left the box). And Enter on a result still loading went nowhere.
+#[test]
+fn a_search_result_on_this_page_closes_the_panel_and_enter_waits_for_a_loading_one() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    let open = "return !document.getElementById('search-results').hidden";
+    b.goto(&format!("{}en/damage-and-destruction/", server.url));
+    wait_loaded(&b);
+    let hits = search(&b, "7.1.1");
+    assert!(
+        hits[0]
+            .as_str()
+            .unwrap()
+            .ends_with("damage-and-destruction/#7.1.1"),
+        "{hits}"
+    );
+    b.keys("\u{E007}");
+    b.wait_until("return location.hash === '#7.1.1'", 10, "the jump");
+    assert_eq!(b.js(open), Value::from(false), "open after the jump");
+    // open again, the focus elsewhere: Escape still closes it
+    search(&b, "7.1.1");
+    b.js("document.getElementById('search-input').blur(); document.body.focus();");
+    b.keys("\u{E00C}");
+    b.wait_until(
+        "return document.getElementById('search-results').hidden",
+        5,
+        "Escape",
+    );
+
+    // Enter on a placeholder whose details are still on their way: it goes once they arrive
+    b.goto(&format!("{}en/attacking/", server.url));
+    wait_loaded(&b);
+    search(&b, "card");
+    b.js("var add = Node.prototype.appendChild; Node.prototype.appendChild = function (n) { if (n.tagName === 'SCRIPT' && /search\\/d\\//.test(n.src)) { var at = this; setTimeout(function () { add.call(at, n); }, 1500); return n; } return add.call(this, n); };");
+    b.js("document.getElementById('search-input').focus();");
+    b.keys("\u{E013}");
+    let waiting = b.js("var a = document.querySelector('#search-results li.active'); return !!a && !a.querySelector('a.search-hit');");
+    assert_eq!(
+        waiting,
+        Value::from(true),
+        "the last result is a placeholder still"
+    );
+    b.keys("\u{E007}");
+    b.wait_until(
+        "return location.pathname.indexOf('/en/attacking/') < 0 || location.hash !== ''",
+        10,
+        "the result, once loaded",
+    );
+}
+
+/// At phone widths the header's links keep their words whole (the Ukrainian glossary link was
+/// cut to "Словник терм" with no sign of the rest) and nothing runs past the window.
+#[test]
+fn the_headers_links_are_whole_at_phone_widths() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(390, 800);
+    for width in [320, 360, 390, 414] {
+        b.resize(width, 800);
+        for lang in ["uk", "en"] {
+            b.goto(&format!("{}{lang}/introduction/", server.url));
+            wait_loaded(&b);
+            let seen = b.js("var out = []; document.querySelectorAll('header.top .top-links a, header.top .langs a, #search-input').forEach(function (a) { var r = a.getBoundingClientRect(); var e = document.elementFromPoint(r.right - 2, r.top + r.height / 2); out.push([a.textContent || a.id, e === a || a.contains(e)]); }); return [document.documentElement.scrollWidth <= window.innerWidth, out];");
+            assert_eq!(seen[0], Value::from(true), "{lang} at {width}: {seen}");
+            for item in seen[1].as_array().unwrap() {
+                assert_eq!(
+                    item[1],
+                    Value::from(true),
+                    "{lang} at {width}: {item} is cut"
+                );
+            }
+        }
+    }
+}
+
+/// The section address page takes a number typed with commas (a Ukrainian keypad's decimal
+/// key), as the search box does; and the breadcrumb names a section by its own words, without
+/// the digits of a footnote mark ("Discarding Cards94").
+#[test]
+fn section_numbers_with_commas_and_breadcrumbs_without_footnote_marks() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}uk/s/?n=7%2C1%2C0", server.url));
+    b.wait_until(
+        "return location.hash === '#7.1.0' && document.readyState === 'complete'",
+        10,
+        "the section",
+    );
+    b.goto(&format!("{}en/damage-and-destruction/#7.1.0", server.url));
+    wait_loaded(&b);
+    let crumb = b.wait_until(
+        "var c = document.querySelector('.crumb-sec').textContent; return c.indexOf('7.1.0') >= 0 && c;",
+        10,
+        "the breadcrumb",
+    );
+    assert_eq!(crumb, Value::from(" › 7.1.0 Discarding Cards"));
+}

@@ -455,3 +455,39 @@ fn phone_header_is_compact_and_search_in_reach() {
     b.js("window.scrollTo(0, 400)");
     b.screenshot(&shots().join("chapter-phone-header.png"));
 }
+
+/// A card shows its text in the text's language: a glossary entry or a section that only
+/// English has, shown on a Ukrainian page, is marked `lang="en"` (a screen reader read it as
+/// Ukrainian); the page's own entries are marked with the page's language.
+#[test]
+fn a_tooltip_from_another_language_says_which() {
+    use serde_json::Value;
+    let b = Browser::start(1280, 860);
+    open(&b, "uk/damage-and-destruction/");
+    let card = |pick: &str| -> Value {
+        b.js(&format!(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Escape'}})); document.querySelectorAll('#picked').forEach(function (a) {{ a.removeAttribute('id'); }}); var a = {pick}; a.id = 'picked'; a.scrollIntoView({{block: 'center'}}); return a.getAttribute('href');"
+        ));
+        b.hover("h1");
+        b.hover("#picked");
+        b.wait_until(
+            "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.getAttribute('lang')",
+            10,
+            "the card",
+        )
+    };
+    // the terms of this language, loaded by a first card
+    card("document.querySelector('article a.gl')");
+    let keys = b.js("var all = window.RulebookTerms.uk, own = null, other = null; document.querySelectorAll('article a.gl').forEach(function (a) { var k = decodeURIComponent(a.getAttribute('href').split('#')[1]), e = all[k]; if (!e) return; if (e[3] === 'en' && !other) other = a.getAttribute('href'); if (!e[3] && !own) own = a.getAttribute('href'); }); return [own, other];");
+    let (own, other) = (keys[0].as_str().unwrap(), keys[1].as_str().unwrap());
+    let lang_of = |href: &str| {
+        card(&format!(
+            "document.querySelector('article a.gl[href=\"{href}\"]')"
+        ))
+    };
+    assert_eq!(lang_of(other), Value::from("en"), "{other}");
+    assert_eq!(lang_of(own), Value::from("uk"), "{own}");
+    // a cross-link to a section of a chapter only English has
+    let xref = card("[].find.call(document.querySelectorAll('article a.xref'), function (a) { return /#[0-9]/.test(a.getAttribute('href')); })");
+    assert_eq!(xref, Value::from("en"));
+}

@@ -105,6 +105,7 @@
       var e = terms[key];
       if (!e || wanted !== a) return;
       show(a, function (t) {
+        t.lang = e[3] || l;
         var h = el("p", "rb-tip-head");
         h.appendChild(el("strong", null, e[0]));
         if (e[1]) { h.appendChild(doc.createTextNode(" · ")); h.appendChild(el("span", "rb-tip-other", e[1])); }
@@ -143,6 +144,7 @@
       var p = previews[n];
       if (!p || wanted !== a) return;
       show(a, function (t) {
+        t.lang = p[2] || l;
         var head = el("p", "rb-tip-head");
         head.appendChild(el("span", "secnum", n));
         head.appendChild(doc.createTextNode(" "));
@@ -239,8 +241,12 @@
       if (crumb) {
         var txt = "";
         if (cur) {
-          var num = cur.querySelector(".secnum");
-          txt = " › " + (num ? num.textContent + " " : "") + cur.textContent.replace(num ? num.textContent : "", "").replace(/#$/, "").trim();
+          /* the heading's own words: not its number (put first), permalink, copy button or
+             footnote marks, whose digits ran into the title ("Discarding Cards94") */
+          var num = cur.querySelector(".secnum"), words = cur.cloneNode(true);
+          var extra = words.querySelectorAll(".secnum, .permalink, .copy-link, sup, .footnote-reference");
+          for (var x = 0; x < extra.length; x++) extra[x].remove();
+          txt = " › " + (num ? num.textContent + " " : "") + words.textContent.replace(/\s+/g, " ").trim();
         }
         if (crumb.textContent !== txt) crumb.textContent = txt;
       }
@@ -309,6 +315,7 @@
     var want = new URLSearchParams(location.search).get("pair");
     if (want !== other) return;
     link.textContent = link.getAttribute("data-one");
+    link.removeAttribute("title");
     link.setAttribute("href", location.pathname + location.hash);
     link.removeAttribute("hreflang");
     var art = doc.querySelector("article[data-chapter]");

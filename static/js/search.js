@@ -773,7 +773,15 @@
     li.removeAttribute("aria-busy");
     li.hit = null;
     li.appendChild(a);
+    /* Enter was pressed on it while it loaded */
+    if (li.go) follow(a);
     return li;
+  }
+  /* Goes to a result. One on this page is only a jump: the panel closes, or it would stay
+     open over the section it jumped to. */
+  function follow(a) {
+    if (a.pathname === location.pathname && a.search === location.search) close();
+    location.href = a.href;
   }
   /* Loads the details of placeholders that came into view, then fills them. */
   function fill(lis, terms, mine) {
@@ -927,8 +935,13 @@
       var items = box.querySelectorAll(".search-list > li"), li = items[active >= 0 ? active : 0];
       var a = li && li.querySelector("a.search-hit");
       if (li) e.preventDefault();
-      if (a) location.href = a.href;
-    } else if (e.key === "Escape") { close(); input.blur(); }
+      if (a) follow(a);
+      /* a placeholder still loading: go once it is filled (see `item`) */
+      else if (li && li.hit) li.go = true;
+    } else if (e.key === "Escape") {
+      /* the first Escape closes the results, the next leaves the box */
+      if (box.hidden) input.blur(); else close();
+    }
   }
 
   function init() {
@@ -950,6 +963,15 @@
       window.addEventListener("resize", fitBox);
       doc.addEventListener("click", function (e) {
         if (!box.hidden && !box.contains(e.target) && e.target !== input) close();
+      });
+      /* a click on a result on this page: the panel closes once the jump is made */
+      box.addEventListener("click", function (e) {
+        var a = e.target.closest && e.target.closest("a.search-hit");
+        if (a && a.pathname === location.pathname && a.search === location.search) setTimeout(close, 0);
+      });
+      /* Escape closes the results wherever the focus went (a click in the page, a jump) */
+      doc.addEventListener("keydown", function (e) {
+        if (e.key === "Escape" && !box.hidden && e.target !== input) close();
       });
     }
     if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {

@@ -31,10 +31,11 @@
     doc.documentElement.style.scrollPaddingTop = Math.ceil(headerRoom()) + "px";
   }
 
-  /* The heading the reader is looking at: the last section anchor at or above the top of the
-     view (below the header). At the top of the page there is none, whatever the address says. */
+  /* The heading the reader is looking at: the last section anchor (or glossary entry) at or
+     above the top of the view (below the header). At the top of the page there is none,
+     whatever the address says. */
   function currentAnchor() {
-    var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id], .print h1[id], .print h2[id], .print h3[id], .print h4[id]");
+    var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id], .print h1[id], .print h2[id], .print h3[id], .print h4[id], main dl dt[id]");
     var best = null, top = headerRoom() + 8;
     for (var i = 0; i < hs.length; i++) {
       if (hs[i].getBoundingClientRect().top <= top) best = hs[i];
@@ -55,13 +56,41 @@
     a.setAttribute("href", href + (anchor ? "#" + encodeURIComponent(anchor).replace(/%2E/gi, ".") : ""));
   }
 
+  /* Turning the side-by-side view on or off keeps the reader's place too. */
+  function pairToggle(e) {
+    var a = e.target.closest && e.target.closest("a.pair-toggle");
+    if (!a) return;
+    var anchor = currentAnchor();
+    a.setAttribute("href", a.getAttribute("href").split("#")[0] + (anchor ? "#" + encodeURIComponent(anchor).replace(/%2E/gi, ".") : ""));
+  }
+
+  /* The side-by-side view goes on to the next page read in this language (the pager, the
+     contents, a cross-link): a link to one of its pages gets the same `?pair=`. */
+  function keepPair(e) {
+    var a = e.target.closest && e.target.closest("a[href]");
+    if (!a || a.hasAttribute("data-lang-switch") || a.classList.contains("pair-toggle")) return;
+    var pair = /[?&]pair=([a-z-]+)/i.exec(location.search);
+    var h = a.getAttribute("href");
+    if (!pair || !h || /^[#?]/.test(h) || h.indexOf("?") >= 0 || /^[a-z][a-z0-9+.-]*:/i.test(h)) return;
+    var cut = h.indexOf("#"), path = cut < 0 ? h : h.slice(0, cut);
+    if (!/(^|\/)(index\.html)?$/.test(path)) return;
+    var home = new URL((doc.body.getAttribute("data-root") || "") + (doc.body.getAttribute("data-lang") || doc.documentElement.lang) + "/", location.href);
+    if (new URL(path, location.href).pathname.indexOf(home.pathname) !== 0) return;
+    a.setAttribute("href", path + "?pair=" + pair[1] + (cut < 0 ? "" : h.slice(cut)));
+  }
+
   function init() {
     fitScrollPadding();
     window.addEventListener("resize", fitScrollPadding);
+    /* and whenever the header changes height by itself (a control shown by a later script) */
+    var header = doc.querySelector("header.top");
+    if (header && window.ResizeObserver) new ResizeObserver(fitScrollPadding).observe(header);
     // a web font that comes late can change the header's height
     if (doc.fonts && doc.fonts.ready) doc.fonts.ready.then(fitScrollPadding);
     fixFileLinks(doc);
     doc.addEventListener("click", langSwitch, true);
+    doc.addEventListener("click", pairToggle, true);
+    doc.addEventListener("click", keepPair, true);
     try { localStorage.setItem("rulebook-lang", doc.documentElement.lang); } catch (err) {}
   }
 
