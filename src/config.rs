@@ -133,16 +133,23 @@ impl SiteConfig {
         let raw: RawConfig = match serde_yaml::from_str(text) {
             Ok(r) => r,
             Err(e) => {
-                let (line, col) = e
-                    .location()
-                    .map(|l| (l.line(), l.column()))
-                    .unwrap_or((1, 0));
+                let msg = e.to_string();
+                let (line, col) = match crate::load::duplicate_key_line(text, &msg) {
+                    Some(i) => (i + 1, 0),
+                    None => e
+                        .location()
+                        .map(|l| (l.line(), l.column()))
+                        .unwrap_or((1, 0)),
+                };
                 diags.push(
                     Diagnostic::error(
                         "bad-config",
                         CONFIG_PATH,
                         line,
-                        format!("site.yaml is not valid: {e}"),
+                        format!(
+                            "site.yaml is not valid: {}",
+                            crate::load::readable_yaml_error(&msg)
+                        ),
                     )
                     .at_column(col),
                 );

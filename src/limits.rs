@@ -26,8 +26,13 @@ pub fn read_limited(path: &Path, shown: &Path, diags: &mut Diagnostics) -> Optio
                 shown,
                 0,
                 format!(
-                    "the file is larger than {} MiB; split it into several chapters",
-                    MAX_FILE_BYTES / 1024 / 1024
+                    "the file is larger than {} MiB; {}",
+                    MAX_FILE_BYTES / 1024 / 1024,
+                    if shown.extension().is_some_and(|e| e == "md") {
+                        "split it into several chapters"
+                    } else {
+                        "no site needs one this large: check that it is the file you meant"
+                    }
                 ),
             ));
             None

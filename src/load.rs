@@ -257,6 +257,33 @@ pub fn duplicate_keys(yaml: &str) -> Vec<(String, usize, usize)> {
     out
 }
 
+/// The 0-based line of the repeat of a key that serde_yaml reports as a duplicate (`msg`): it
+/// places the error at the start of the mapping, which is line 1 of a file.
+pub(crate) fn duplicate_key_line(yaml: &str, msg: &str) -> Option<usize> {
+    let key = msg
+        .split("duplicate field `")
+        .nth(1)
+        .and_then(|r| r.split('`').next())?;
+    yaml.lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with(&format!("{key}:")))
+        .nth(1)
+        .map(|(i, _)| i)
+}
+
+/// serde's message in the words of the file: it names our Rust types (`expected struct
+/// FrontMatter`) where a YAML file holds something other than `key: value` lines.
+pub(crate) fn readable_yaml_error(msg: &str) -> String {
+    let mut out = msg.to_string();
+    for name in ["FrontMatter", "RawConfig"] {
+        out = out.replace(
+            &format!("expected struct {name}"),
+            "expected `key: value` lines",
+        );
+    }
+    out
+}
+
 /// Splits front matter from the body and checks it.
 pub fn parse_chapter(
     text: String,
@@ -271,7 +298,9 @@ pub fn parse_chapter(
     else {
         // say what is near: a fence with spaces after it, or another tool's TOML fence
         let first = text.lines().next().unwrap_or_default();
-        let msg = if first.trim_end() == "---" {
+        let msg = if first.trim().is_empty() && text.trim_start().starts_with("---") {
+            "the front matter must start on the first line: remove the blank lines before `---`"
+        } else if first.trim_end() == "---" {
             "the opening `---` has spaces after it; remove them (a chapter starts with a line that is `---` alone)"
         } else if first.trim_end() == "+++" {
             "front matter in TOML (`+++`) is not read; write it in YAML between `---` lines: `id:`, `title:`"
@@ -339,22 +368,9 @@ pub fn parse_chapter(
                 .location()
                 .map(|l| (l.line() + 1, l.column()))
                 .unwrap_or((1, 0));
-            // serde_yaml places a duplicate key at the start of the mapping; point at the repeat
             let msg = e.to_string();
-            if let Some(key) = msg
-                .split("duplicate field `")
-                .nth(1)
-                .and_then(|r| r.split('`').next())
-            {
-                if let Some(i) = yaml
-                    .lines()
-                    .enumerate()
-                    .filter(|(_, l)| l.starts_with(&format!("{key}:")))
-                    .nth(1)
-                    .map(|(i, _)| i)
-                {
-                    line = i + 2;
-                }
+            if let Some(i) = duplicate_key_line(yaml, &msg) {
+                line = i + 2;
             }
             // a whole number beyond 64 bits: serde names its Rust types (`as u128`)
             let message = match msg.split_once(": invalid type: integer `") {
@@ -365,7 +381,10 @@ pub fn parse_chapter(
                         i64::MAX
                     )
                 }
-                _ => format!("front matter is not valid YAML: {}", strip_location(&msg)),
+                _ => format!(
+                    "front matter is not valid YAML: {}",
+                    readable_yaml_error(strip_location(&msg))
+                ),
             };
             diags.push(Diagnostic::error("front-matter", &path, line, message).at_column(col));
             return None;
@@ -442,6 +461,11 @@ pub fn parse_chapter(
             (None, Some(k)) => (
                 key_line(k).max(1),
                 format!("front matter has no `title`; `{k}` here looks like a misspelling of it (write `title:`)"),
+            ),
+            // `title:` with nothing after it reads as no title
+            (None, None) if yaml.lines().any(|l| front_matter_key(l).as_deref() == Some("title")) => (
+                key_line("title"),
+                "`title` is empty; give the chapter one, e.g. `title: \"Round Order\"`".to_string(),
             ),
             (None, None) => (
                 1,
@@ -641,13 +665,21 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
                     }
                 }
             } else if !entry.file_type().is_file() {
-                if is_glossary {
+                if is_glossary && entry.file_type().is_dir() {
                     diags.push(Diagnostic::error(
                         "io",
                         shown,
                         0,
                         "glossary.json is a folder; it must be a JSON file (move what is in it \
                          and make glossary.json a file)",
+                    ));
+                } else if is_glossary {
+                    diags.push(Diagnostic::error(
+                        "io",
+                        shown,
+                        0,
+                        "glossary.json is not a plain file (a pipe, a socket or a device); it \
+                         must be a JSON file",
                     ));
                 }
                 continue;
@@ -658,6 +690,18 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
             }
             if path.extension().is_some_and(|e| e == "md") {
                 files.push((real, shown, path.parent().unwrap_or(&dir).to_path_buf()));
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+            {
+                // `02.MD`: meant as a chapter, surely, but the build reads `.md` only
+                diags.push(Diagnostic::warning(
+                    "not-a-chapter",
+                    &shown,
+                    0,
+                    "not read as a chapter: chapter files end in `.md`, in lower case; rename it",
+                ));
             } else if name == "glossary.json" && path.parent() == Some(dir.as_path()) {
                 let mut local = Diagnostics::default();
                 if let Some(text) = crate::limits::read_limited(&real, &shown, &mut local)

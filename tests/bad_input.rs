@@ -88,6 +88,16 @@ fn cases() -> Vec<Case> {
     let mut c = vec![
         // ---------------------------------------------------------------- front matter
         case("no front matter", NEW, "Just text.\n").at("front-matter", NEW, 1),
+        case("blank line before the front matter", NEW, "\n---\nid: b\ntitle: B\n---\n").at(
+            "front-matter",
+            NEW,
+            1,
+        ),
+        case("title with nothing after it", NEW, "---\nid: b\ntitle:\n---\n").at(
+            "front-matter",
+            NEW,
+            3,
+        ),
         case("unterminated front matter", NEW, "---\nid: b\ntitle: B\n\nBody.\n").at(
             "front-matter",
             NEW,
@@ -304,6 +314,12 @@ fn cases() -> Vec<Case> {
             "nul-byte", g, 2, 8,
         ),
         // ---------------------------------------------------------------- site.yaml
+        case(
+            "site.yaml key given twice",
+            y,
+            site_yaml("title: x\nlanguages: [uk, en]\ndefault_language: uk\nbase_url: \"/\"\nbase_url: \"/x/\"\n"),
+        )
+        .at("bad-config", y, 5),
         case("site.yaml missing", "content/en/02-b.md", chapter(""))
             .without(y)
             .at("missing-config", y, 0),
@@ -885,6 +901,9 @@ fn front_matter_messages_name_no_rust_types() {
             "id: b\ntitle: B\ntranslated_from: garbage",
             "`translated_from` is not the record",
         ),
+        ("just words", "expected `key: value` lines"),
+        ("- id\n- title", "expected `key: value` lines"),
+        ("id: b\ntitle:", "`title` is empty"),
     ] {
         let s = site(&[
             ("content/site.yaml", SITE_YAML),
@@ -1059,4 +1078,48 @@ fn a_closed_pipe_ends_a_command_quietly() {
             out.status
         );
     }
+}
+
+/// The messages of a few mistakes say what the mistake is: a blank line before the front
+/// matter, a site.yaml that is a list (it named a Rust type), and a chapter file whose `.MD`
+/// the build does not read (it was silently left out).
+#[test]
+fn messages_say_what_the_mistake_is() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", EN_A),
+        ("content/uk/01-a.md", UK_A),
+        (
+            "content/en/02-b.md",
+            "\n---\nid: b\ntitle: B\n---\n\nText.\n",
+        ),
+    ]);
+    let dir = s.path().to_str().unwrap();
+    let r = run(&["check", "--site", dir]);
+    assert!(
+        r.stdout.contains("remove the blank lines before `---`"),
+        "{}",
+        r.stdout
+    );
+    std::fs::remove_file(s.path().join("content/en/02-b.md")).unwrap();
+    write(
+        s.path(),
+        "content/en/03-c.MD",
+        b"---\nid: c\ntitle: C\n---\n",
+    );
+    let r = run(&["build", "--site", dir]);
+    assert!(
+        r.stderr
+            .contains("warning[not-a-chapter]: content/en/03-c.MD: not read as a chapter"),
+        "{}",
+        r.stderr
+    );
+    write(s.path(), "content/site.yaml", b"- uk\n- en\n");
+    let r = run(&["build", "--site", dir]);
+    assert!(
+        r.stderr.contains("expected `key: value` lines"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("struct"), "{}", r.stderr);
 }

@@ -246,3 +246,28 @@ fn an_empty_query_or_a_zero_limit_is_a_usage_error() {
         assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
     }
 }
+
+/// A stamp that does not describe the index beside it (damaged: no languages, or ranges that
+/// miss documents) gets the index built again, not "the site has no such language".
+#[test]
+fn a_damaged_stamp_gets_the_index_built_again() {
+    let d = default_site();
+    let hits = search_json(d.path(), &["phoenixborn", "--lang", "en"]);
+    assert!(!hits.is_empty());
+    let stamp = d.path().join(".rulebook-cache/search/stamp.json");
+    let text = std::fs::read_to_string(&stamp).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let fp = v["fingerprint"].as_str().unwrap();
+    for langs in ["[]", "[[\"uk\",0,1],[\"en\",1,2]]"] {
+        std::fs::write(
+            &stamp,
+            format!("{{\"fingerprint\":\"{fp}\",\"langs\":{langs}}}"),
+        )
+        .unwrap();
+        assert_eq!(
+            search_json(d.path(), &["phoenixborn", "--lang", "en"]).len(),
+            hits.len(),
+            "{langs}"
+        );
+    }
+}

@@ -306,7 +306,23 @@ impl SearchIndex {
         if stamp.fingerprint != fingerprint(site) {
             return None;
         }
-        Self::open(&dir.join("index"), stamp.langs).ok()
+        // a stamp that does not describe the index beside it (damaged, or written by hand) is
+        // no reason to answer "the site has no such language": the index is built again
+        Self::open(&dir.join("index"), stamp.langs)
+            .ok()
+            .filter(SearchIndex::ranges_cover_documents)
+    }
+
+    /// Whether the languages' document ranges, in order, cover every document once.
+    fn ranges_cover_documents(&self) -> bool {
+        let mut next = 0;
+        for (_, first, end) in &self.langs {
+            if *first != next || end < first {
+                return false;
+            }
+            next = *end;
+        }
+        !self.langs.is_empty() && u64::from(next) == self.reader.searcher().num_docs()
     }
 
     fn open(dir: &Path, langs: Vec<(String, u32, u32)>) -> tantivy::Result<SearchIndex> {
