@@ -60,23 +60,42 @@ impl Glossary {
     }
 }
 
-/// Positions of the top-level keys of a JSON object, found by a small scanner over text that
-/// already parsed as JSON. serde_json does not report where a map key was, and duplicate keys
-/// must be reported with both lines.
-fn top_level_keys(text: &str) -> Vec<(String, usize)> {
+/// A key of a JSON object: how deep its object is (1: the top level), which object it is in
+/// (numbered as met), its name and its byte offset.
+struct Key {
+    depth: usize,
+    object: usize,
+    name: String,
+    at: usize,
+}
+
+/// Every key of every object, found by a small scanner over text that already parsed as JSON.
+/// serde_json does not report where a map key was, and keeps only the last of a key given
+/// twice: a duplicate must be reported with both lines.
+fn object_keys(text: &str) -> Vec<Key> {
     let bytes = text.as_bytes();
     let mut keys = Vec::new();
-    let mut depth = 0i32;
+    // for each open object or array: its number, or None for an array
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut objects = 0;
     let mut i = 0;
     let mut expect_key = false;
     while i < bytes.len() {
         match bytes[i] {
-            b'{' | b'[' => {
-                depth += 1;
-                expect_key = depth == 1 && bytes[i] == b'{';
+            b'{' => {
+                open.push(Some(objects));
+                objects += 1;
+                expect_key = true;
             }
-            b'}' | b']' => depth -= 1,
-            b',' if depth == 1 => expect_key = true,
+            b'[' => {
+                open.push(None);
+                expect_key = false;
+            }
+            b'}' | b']' => {
+                open.pop();
+                expect_key = false;
+            }
+            b',' => expect_key = matches!(open.last(), Some(Some(_))),
             b'"' => {
                 let start = i;
                 i += 1;
@@ -86,20 +105,50 @@ fn top_level_keys(text: &str) -> Vec<(String, usize)> {
                     }
                     i += 1;
                 }
-                if depth == 1 && expect_key {
-                    if let Ok(k) =
+                if let (true, Some(Some(object))) = (expect_key, open.last()) {
+                    if let Ok(name) =
                         serde_json::from_str::<String>(&text[start..=i.min(bytes.len() - 1)])
                     {
-                        keys.push((k, start));
+                        keys.push(Key {
+                            depth: open.len(),
+                            object: *object,
+                            name,
+                            at: start,
+                        });
                     }
-                    expect_key = false;
                 }
+                expect_key = false;
             }
             _ => {}
         }
         i += 1;
     }
     keys
+}
+
+/// The top-level keys of a JSON object, with their byte offsets.
+fn top_level_keys(text: &str) -> Vec<(String, usize)> {
+    object_keys(text)
+        .into_iter()
+        .filter(|k| k.depth == 1)
+        .map(|k| (k.name, k.at))
+        .collect()
+}
+
+/// Fields given twice inside an entry (`"definition"` twice): (name, offset of the repeat,
+/// offset of the first).
+fn repeated_fields(text: &str) -> Vec<(String, usize, usize)> {
+    let mut seen: HashMap<(usize, String), usize> = HashMap::new();
+    let mut out = Vec::new();
+    for k in object_keys(text).into_iter().filter(|k| k.depth > 1) {
+        match seen.get(&(k.object, k.name.clone())) {
+            Some(&first) => out.push((k.name, k.at, first)),
+            None => {
+                seen.insert((k.object, k.name), k.at);
+            }
+        }
+    }
+    out
 }
 
 /// The column in characters of serde_json's column in bytes (`byte_column`, 1-based) on
@@ -170,6 +219,17 @@ pub fn parse(text: &str, lang: &str, path: &Path, diags: &mut Diagnostics) -> Op
             first_line.insert(k, line);
         }
         line_of.insert(k, line);
+    }
+    for (name, at, first) in repeated_fields(text) {
+        diags.push(Diagnostic::error(
+            "glossary-duplicate-key",
+            path,
+            lines.line(at),
+            format!(
+                "\"{name}\" is given twice in this entry (first on line {}); JSON keeps only one of them",
+                lines.line(first)
+            ),
+        ));
     }
     let mut g = Glossary {
         lang: lang.to_string(),
@@ -390,6 +450,11 @@ mod tests {
                 3,
             ),
             ("{\n\"a\": \"x\"\n\"b\": 1}", "glossary-json", 3),
+            (
+                "{\n\"a\": {\"term\": \"A\",\n \"definition\": \"x\",\n \"definition\": \"y\"}}",
+                "glossary-duplicate-key",
+                4,
+            ),
             ("[1, 2]", "glossary-shape", 1),
             ("{\n\"\": \"x\"}", "glossary-shape", 2),
             ("{\n\"a\": 5}", "glossary-shape", 2),
