@@ -133,9 +133,13 @@ impl SiteConfig {
         let raw: RawConfig = match serde_yaml::from_str(text) {
             Ok(r) => r,
             Err(e) => {
-                let msg = e.to_string();
+                let mut msg = e.to_string();
                 let (line, col) = match crate::load::duplicate_key_line(text, &msg) {
-                    Some(i) => (i + 1, 0),
+                    Some(i) => {
+                        // serde_yaml's own place (the mapping's start) would contradict ours
+                        msg = crate::load::strip_location(&msg).to_string();
+                        (i + 1, 0)
+                    }
                     None => e
                         .location()
                         .map(|l| (l.line(), l.column()))

@@ -530,7 +530,7 @@ pub fn parse_chapter(
     })
 }
 
-fn strip_location(msg: &str) -> &str {
+pub(crate) fn strip_location(msg: &str) -> &str {
     msg.split(" at line ").next().unwrap_or(msg)
 }
 

@@ -236,7 +236,9 @@ fn main() -> ExitCode {
         }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {e}");
+                // serve leaves SIGPIPE ignored: a closed stream must not turn this into a panic
+                use std::io::Write as _;
+                let _ = writeln!(std::io::stderr(), "error: {e}");
                 ExitCode::from(2)
             }
         },

@@ -28,7 +28,10 @@ impl Stopwatch {
         if enabled() {
             let now = Instant::now();
             let cpu = cpu_ms();
-            eprintln!(
+            // `serve` keeps going with its standard error closed (its log lines ignore it)
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
                 "timing: {stage:<24} {:>8.1} ms  cpu {:>7.1} ms  rss {:>5} MiB  peak {:>5} MiB",
                 (now - self.last).as_secs_f64() * 1000.0,
                 cpu - self.last_cpu,

@@ -1114,6 +1114,24 @@ fn messages_say_what_the_mistake_is() {
         "{}",
         r.stderr
     );
+    // a key given twice in site.yaml: one place, the repeat's, not also serde's
+    write(
+        s.path(),
+        "content/site.yaml",
+        b"# settings\ntitle: x\nlanguages: [uk, en]\ndefault_language: uk\nlanguages: [uk, en]\n",
+    );
+    let r = run(&["build", "--site", dir]);
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("duplicate field"))
+        .unwrap_or_default();
+    assert!(
+        line.starts_with("error[bad-config]: content/site.yaml:5:"),
+        "{}",
+        r.stderr
+    );
+    assert!(!line.contains("at line"), "{line}");
     write(s.path(), "content/site.yaml", b"- uk\n- en\n");
     let r = run(&["build", "--site", dir]);
     assert!(

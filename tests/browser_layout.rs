@@ -301,6 +301,19 @@ fn a_search_result_on_this_page_closes_the_panel_and_enter_waits_for_a_loading_o
         "Escape",
     );
 
+    // in the side-by-side view, Enter on a result keeps the view, as a click does
+    b.goto(&format!("{}en/damage-and-destruction/?pair=uk", server.url));
+    wait_loaded(&b);
+    search(&b, "7.1.1");
+    b.keys("\u{E007}");
+    b.wait_until(
+        "return location.hash === '#7.1.1'",
+        10,
+        "the jump, side by side",
+    );
+    assert_eq!(b.js("return location.search"), Value::from("?pair=uk"));
+    assert_eq!(b.js(open), Value::from(false), "open after the jump");
+
     // Enter on a placeholder whose details are still on their way: it goes once they arrive
     b.goto(&format!("{}en/attacking/", server.url));
     wait_loaded(&b);

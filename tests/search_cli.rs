@@ -271,3 +271,29 @@ fn a_damaged_stamp_gets_the_index_built_again() {
         );
     }
 }
+
+/// A language without documents (a translation not begun: no chapter, an empty glossary) has
+/// an empty range in the stamp; wherever it is in the list, the stamp is whole, and the index
+/// is reused, not built again on every search.
+#[test]
+fn a_language_without_documents_does_not_rebuild_the_index_each_time() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/01-a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\n## 1.1.0 Basics\n\nThe basics of play.\n",
+        ),
+    ]);
+    assert!(!search_json(d.path(), &["basics", "--lang", "en"]).is_empty());
+    let stamp = d.path().join(".rulebook-cache/search/stamp.json");
+    let text = std::fs::read_to_string(&stamp).unwrap();
+    assert!(text.contains("[\"uk\","), "{text}");
+    let written = std::fs::metadata(&stamp).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert!(!search_json(d.path(), &["basics", "--lang", "en"]).is_empty());
+    assert_eq!(
+        std::fs::metadata(&stamp).unwrap().modified().unwrap(),
+        written,
+        "the index was built again: {text}"
+    );
+}

@@ -313,16 +313,24 @@ impl SearchIndex {
             .filter(SearchIndex::ranges_cover_documents)
     }
 
-    /// Whether the languages' document ranges, in order, cover every document once.
+    /// Whether the languages' document ranges cover every document once. A language without
+    /// documents has an empty range, wherever it is in the list (`build` puts it at the end).
     fn ranges_cover_documents(&self) -> bool {
+        let docs = self.reader.searcher().num_docs();
+        let mut ranges: Vec<(u32, u32)> = self.langs.iter().map(|(_, f, e)| (*f, *e)).collect();
+        if ranges.is_empty() || ranges.iter().any(|(f, e)| f > e || u64::from(*e) > docs) {
+            return false;
+        }
+        ranges.retain(|(f, e)| f < e);
+        ranges.sort_unstable();
         let mut next = 0;
-        for (_, first, end) in &self.langs {
-            if *first != next || end < first {
+        for (first, end) in ranges {
+            if first != next {
                 return false;
             }
-            next = *end;
+            next = end;
         }
-        !self.langs.is_empty() && u64::from(next) == self.reader.searcher().num_docs()
+        u64::from(next) == docs
     }
 
     fn open(dir: &Path, langs: Vec<(String, u32, u32)>) -> tantivy::Result<SearchIndex> {

@@ -126,7 +126,11 @@ fn replaceable(dir: &Path, root: &Path) -> bool {
 /// remove (one of an earlier rulebook, or holding a file of someone's): it is left alone, not
 /// refused, since the user asked for no folder in particular.
 fn preview_folder(root: &Path) -> Result<PathBuf, String> {
-    let temp = std::env::temp_dir();
+    preview_folder_in(&std::env::temp_dir(), root)
+}
+
+/// [`preview_folder`] in `temp`.
+fn preview_folder_in(temp: &Path, root: &Path) -> Result<PathBuf, String> {
     let pid = std::process::id();
     for n in 1..=100 {
         let name = match n {
@@ -397,11 +401,13 @@ mod tests {
     }
 
     /// Folders named after this process can only be leftovers of one gone long ago with the
-    /// same id: the preview builds beside them, into the first it may replace.
+    /// same id: the preview builds beside them, into the first it may replace. (In a private
+    /// folder standing for the system's temporary one: the real one may hold such folders.)
     #[test]
     fn a_leftover_named_after_this_process_is_stepped_round() {
         let site = tempfile::tempdir().unwrap();
-        let temp = std::env::temp_dir();
+        let tmp = tempfile::tempdir().unwrap();
+        let temp = tmp.path();
         let pid = std::process::id();
         let named = |suffix: &str| temp.join(format!("{PREVIEW_PREFIX}{pid}{suffix}"));
         let (legacy, foreign, empty) = (named(""), named("-2"), named("-3"));
@@ -417,10 +423,6 @@ mod tests {
         std::fs::write(legacy.join("index.html"), "old").unwrap();
         // someone's folder
         std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
-        let chosen = preview_folder(site.path());
-        for d in [&legacy, &foreign, &empty] {
-            std::fs::remove_dir_all(d).unwrap();
-        }
-        assert_eq!(chosen, Ok(empty));
+        assert_eq!(preview_folder_in(temp, site.path()), Ok(empty));
     }
 }

@@ -780,6 +780,8 @@
   /* Goes to a result. One on this page is only a jump: the panel closes, or it would stay
      open over the section it jumped to. */
   function follow(a) {
+    /* the side-by-side view goes on, as a click on the result keeps it (site.js) */
+    if (window.Rulebook && Rulebook.withPair) Rulebook.withPair(a);
     if (a.pathname === location.pathname && a.search === location.search) close();
     location.href = a.href;
   }

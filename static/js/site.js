@@ -68,7 +68,12 @@
      contents, a cross-link): a link to one of its pages gets the same `?pair=`. */
   function keepPair(e) {
     var a = e.target.closest && e.target.closest("a[href]");
-    if (!a || a.hasAttribute("data-lang-switch") || a.classList.contains("pair-toggle")) return;
+    if (a) withPair(a);
+  }
+  /* Gives link `a` the page's `?pair=` if it leads to a page of this language (search.js
+     calls it too, for a result opened with Enter). */
+  function withPair(a) {
+    if (a.hasAttribute("data-lang-switch") || a.classList.contains("pair-toggle")) return;
     var pair = /[?&]pair=([a-z-]+)/i.exec(location.search);
     var h = a.getAttribute("href");
     if (!pair || !h || /^[#?]/.test(h) || h.indexOf("?") >= 0 || /^[a-z][a-z0-9+.-]*:/i.test(h)) return;
@@ -96,6 +101,7 @@
 
   window.Rulebook = window.Rulebook || {};
   window.Rulebook.fixFileLinks = fixFileLinks;
+  window.Rulebook.withPair = withPair;
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", init);
   else init();
 })();
