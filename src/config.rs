@@ -160,6 +160,15 @@ impl SiteConfig {
                 return None;
             }
         };
+        if let Some((line, msg)) = crate::load::nested_duplicate(text) {
+            diags.push(Diagnostic::error(
+                "bad-config",
+                CONFIG_PATH,
+                line,
+                format!("site.yaml is not valid: {msg}; only one of them would count"),
+            ));
+            return None;
+        }
         let line_of = |key: &str| -> usize {
             text.lines()
                 .position(|l| l.trim_start().starts_with(&format!("{key}:")))

@@ -271,6 +271,33 @@ pub(crate) fn duplicate_key_line(yaml: &str, msg: &str) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// A key given twice inside a nested mapping (`title: {uk: a, uk: b}`, or a block under
+/// `title:`): read into a map, serde keeps the last silently; read as YAML values, it refuses
+/// it. Only YAML with a nested mapping is read twice (front matter is mostly flat, and a build
+/// reads thousands). Gives the 1-based line in `yaml` of the repeat (of the mapping, when the
+/// repeat is not found on a line of its own) and the message.
+pub(crate) fn nested_duplicate(yaml: &str) -> Option<(usize, String)> {
+    if !(yaml.contains('{') || yaml.lines().any(|l| l.starts_with([' ', '\t']))) {
+        return None;
+    }
+    let e = serde_yaml::from_str::<serde_yaml::Value>(yaml).err()?;
+    let msg = e.to_string();
+    let key = msg
+        .split("duplicate entry with key \"")
+        .nth(1)?
+        .split('"')
+        .next()?;
+    let start = e.location().map_or(1, |l| l.line()).max(1);
+    let repeat = yaml
+        .lines()
+        .enumerate()
+        .skip(start - 1)
+        .filter(|(_, l)| l.trim_start().starts_with(&format!("{key}:")))
+        .nth(1)
+        .map(|(i, _)| i + 1);
+    Some((repeat.unwrap_or(start), strip_location(&msg).to_string()))
+}
+
 /// serde's message in the words of the file: it names our Rust types (`expected struct
 /// FrontMatter`) where a YAML file holds something other than `key: value` lines.
 pub(crate) fn readable_yaml_error(msg: &str) -> String {
@@ -353,6 +380,15 @@ pub fn parse_chapter(
                 ),
             ));
         }
+        return None;
+    }
+    if let Some((line, msg)) = nested_duplicate(yaml) {
+        diags.push(Diagnostic::error(
+            "front-matter",
+            &path,
+            line + 1,
+            format!("front matter is not valid YAML: {msg}; only one of them would count"),
+        ));
         return None;
     }
     let fm: FrontMatter = match serde_yaml::from_str::<Option<FrontMatter>>(yaml) {

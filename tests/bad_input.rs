@@ -93,6 +93,12 @@ fn cases() -> Vec<Case> {
             NEW,
             1,
         ),
+        case(
+            "a key given twice in a nested mapping",
+            NEW,
+            "---\nid: b\ntitle: B\ntranslated_from:\n  lang: en\n  lang: uk\n---\n",
+        )
+        .at("front-matter", NEW, 6),
         case("title with nothing after it", NEW, "---\nid: b\ntitle:\n---\n").at(
             "front-matter",
             NEW,
@@ -314,6 +320,12 @@ fn cases() -> Vec<Case> {
             "nul-byte", g, 2, 8,
         ),
         // ---------------------------------------------------------------- site.yaml
+        case(
+            "site.yaml key given twice in a mapping",
+            y,
+            site_yaml("title: {uk: a, en: b, uk: c}\nlanguages: [uk, en]\ndefault_language: uk\n"),
+        )
+        .at("bad-config", y, 1),
         case(
             "site.yaml key given twice",
             y,
