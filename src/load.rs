@@ -280,6 +280,12 @@ pub(crate) fn nested_duplicate(yaml: &str) -> Option<(usize, String)> {
     if !(yaml.contains('{') || yaml.lines().any(|l| l.starts_with([' ', '\t']))) {
         return None;
     }
+    duplicate_key(yaml)
+}
+
+/// A key given twice in any mapping of `yaml`, top level included: (1-based line of the repeat,
+/// or of its mapping; the message). For YAML read into a map of any kind, which keeps the last.
+pub(crate) fn duplicate_key(yaml: &str) -> Option<(usize, String)> {
     let e = serde_yaml::from_str::<serde_yaml::Value>(yaml).err()?;
     let msg = e.to_string();
     let key = msg

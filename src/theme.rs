@@ -98,6 +98,16 @@ fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<se
         ));
         return None;
     }
+    // read into a map, a name given twice keeps its last text silently
+    if let Some((line, msg)) = crate::load::duplicate_key(text) {
+        diags.push(Diagnostic::error(
+            "i18n",
+            shown,
+            line,
+            format!("UI strings are not valid YAML: {msg}; only one of them would count"),
+        ));
+        return None;
+    }
     match serde_yaml::from_str::<serde_json::Value>(text) {
         Ok(v @ serde_json::Value::Object(_)) => Some(v),
         Ok(_) => {

@@ -604,6 +604,12 @@ fn cases() -> Vec<Case> {
         )
         .at("template", "templates/chapter.html", 3),
         case("UI strings not YAML", "i18n/en.yaml", "a: [\n").at("i18n", "i18n/en.yaml", 2),
+        case(
+            "UI string given twice",
+            "i18n/en.yaml",
+            "contents: Contents\nglossary: Glossary\ncontents: Index\n",
+        )
+        .at("i18n", "i18n/en.yaml", 3),
         case("UI string is a list", "i18n/en.yaml", "go: Go\ncontents: [1, 2]\n").at(
             "i18n",
             "i18n/en.yaml",
