@@ -165,7 +165,7 @@ impl SiteConfig {
                 "bad-config",
                 CONFIG_PATH,
                 line,
-                format!("site.yaml is not valid: {msg}; only one of them would count"),
+                format!("site.yaml is not valid: {msg}"),
             ));
             return None;
         }

@@ -301,7 +301,10 @@ pub(crate) fn duplicate_key(yaml: &str) -> Option<(usize, String)> {
         .filter(|(_, l)| l.trim_start().starts_with(&format!("{key}:")))
         .nth(1)
         .map(|(i, _)| i + 1);
-    Some((repeat.unwrap_or(start), strip_location(&msg).to_string()))
+    Some((
+        repeat.unwrap_or(start),
+        format!("{}; only one of them would count", strip_location(&msg)),
+    ))
 }
 
 /// serde's message in the words of the file: it names our Rust types (`expected struct
@@ -393,7 +396,7 @@ pub fn parse_chapter(
             "front-matter",
             &path,
             line + 1,
-            format!("front matter is not valid YAML: {msg}; only one of them would count"),
+            format!("front matter is not valid YAML: {msg}"),
         ));
         return None;
     }

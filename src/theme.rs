@@ -104,7 +104,7 @@ fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<se
             "i18n",
             shown,
             line,
-            format!("UI strings are not valid YAML: {msg}; only one of them would count"),
+            format!("UI strings are not valid YAML: {msg}"),
         ));
         return None;
     }

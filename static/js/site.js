@@ -53,15 +53,18 @@
     var href = a.getAttribute("href").split("#")[0], anchor = currentAnchor();
     var pair = /[?&]pair=([a-z-]+)/i.exec(location.search);
     if (pair && href.indexOf("?") < 0) href += "?pair=" + encodeURIComponent(doc.documentElement.lang);
-    a.setAttribute("href", href + (anchor ? "#" + encodeURIComponent(anchor).replace(/%2E/gi, ".") : ""));
+    a.setAttribute("href", href + fragment(anchor));
+  }
+  /* `#anchor` for an address (dots kept as they are: `#7.1.0`), or nothing for no anchor. */
+  function fragment(anchor) {
+    return anchor ? "#" + encodeURIComponent(anchor).replace(/%2E/gi, ".") : "";
   }
 
   /* Turning the side-by-side view on or off keeps the reader's place too. */
   function pairToggle(e) {
     var a = e.target.closest && e.target.closest("a.pair-toggle");
     if (!a) return;
-    var anchor = currentAnchor();
-    a.setAttribute("href", a.getAttribute("href").split("#")[0] + (anchor ? "#" + encodeURIComponent(anchor).replace(/%2E/gi, ".") : ""));
+    a.setAttribute("href", a.getAttribute("href").split("#")[0] + fragment(currentAnchor()));
   }
 
   /* The side-by-side view goes on to the next page read in this language (the pager, the
