@@ -115,7 +115,7 @@ pub fn squeeze(text: &str, max: usize) -> (String, bool) {
             count += 1;
         }
         if count + chars > max {
-            let take = rest.char_indices().nth(max - count).map_or(end, |(i, _)| i);
+            let take = crate::chars::offset_of(rest, max - count).unwrap_or(end);
             out.push_str(&rest[..take]);
             return (out, true);
         }
@@ -128,21 +128,44 @@ pub fn squeeze(text: &str, max: usize) -> (String, bool) {
 /// Where the word that `text` starts with ends (the byte offset of the white space after it,
 /// or the text's length), and how many characters it has. Only four lead bytes begin a
 /// white space character outside ASCII, so other characters (Cyrillic among them) are never
-/// decoded.
+/// decoded; and eight bytes at a time where none of them can begin white space (a byte test
+/// at a time was 3.5 % of a 200-chapter build's instructions: every section's excerpt and
+/// preview passes here).
 fn word_end(text: &str) -> (usize, usize) {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    /// Whether a byte of `v` is below `n` (at most 128): exact for "any", as needed here.
+    fn has_less(v: u64, n: u8) -> bool {
+        v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH != 0
+    }
     let bytes = text.as_bytes();
     let mut chars = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while let Some(block) = bytes.get(i..i + 8) {
+        let w = u64::from_ne_bytes(block.try_into().unwrap_or([0; 8]));
+        // ASCII white space and the other controls (0x00–0x20), or a lead byte of non-ASCII
+        // white space (0xC2, 0xE1–0xE3; 0xE0 is let in with them): the byte path decides
+        let maybe_space =
+            has_less(w, 0x21) || has_less(w ^ (ONES * 0xc2), 1) || has_less(w ^ (ONES * 0xe0), 4);
+        if maybe_space {
+            break;
+        }
+        // continuation bytes (10xxxxxx) are part of the character counted at its lead byte
+        let continuation = w & !(w << 1) & HIGH;
+        chars += 8 - continuation.count_ones() as usize;
+        i += 8;
+    }
+    for (k, &b) in bytes[i..].iter().enumerate() {
+        let at = i + k;
         if b < 0x80 {
             if b.is_ascii_whitespace() || b == 0x0b {
-                return (i, chars);
+                return (at, chars);
             }
         } else if matches!(b, 0xc2 | 0xe1 | 0xe2 | 0xe3)
-            && text[i..].chars().next().is_some_and(char::is_whitespace)
+            && text[at..].chars().next().is_some_and(char::is_whitespace)
         {
-            return (i, chars);
+            return (at, chars);
         }
-        // a continuation byte is part of the character counted at its lead byte
         if b & 0xc0 != 0x80 {
             chars += 1;
         }
@@ -251,6 +274,14 @@ mod tests {
 
     proptest::proptest! {
         /// `squeeze` is the one-pass form of collapsing white space and taking a prefix.
+        #[test]
+        fn squeeze_is_split_join_take_in_long_words(text in "([a-zжґ€😀.,]{0,30}[ \t\n\u{b}\u{c}\r\u{85}\u{a0}\u{1680}\u{2003}\u{2028}\u{202f}\u{3000}]{1,2}){0,6}", max in 0usize..120) {
+            let whole = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let more = whole.chars().count() > max;
+            let head: String = whole.chars().take(max).collect();
+            proptest::prop_assert_eq!(squeeze(&text, max), (head, more));
+        }
+
         #[test]
         fn squeeze_is_split_join_take(text in "[a b\\t\\n\u{b}\u{c}\rжґ€😀\u{85}\u{a0}\u{1680}\u{2003}\u{2028}\u{202f}\u{3000}.,]{0,40}", max in 0usize..30) {
             let whole = text.split_whitespace().collect::<Vec<_>>().join(" ");

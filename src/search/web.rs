@@ -1223,9 +1223,9 @@ fn entry(
 
 /// The start of `text`, at most `chars` characters, cut after a whole word when possible.
 fn cut(text: &str, chars: usize) -> &str {
-    match text.char_indices().nth(chars) {
+    match crate::chars::offset_of(text, chars) {
         None => text,
-        Some((end, _)) => {
+        Some(end) => {
             let head = &text[..end];
             match head.rfind(char::is_whitespace) {
                 Some(sp) if sp > end / 2 => &text[..sp],
