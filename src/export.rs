@@ -95,82 +95,124 @@ pub fn excerpt(text: &str, max: usize) -> String {
 /// `split_whitespace().join(" ")` would (no space at either end, one between words), and
 /// whether the collapsed text goes on past them. One pass that stops at `max`: excerpts and
 /// previews are cut from every section of the site, and splitting and joining whole texts
-/// first was 10% of a build's instructions. Words are found byte by byte and copied whole
-/// (a character at a time, this was 2% of a build's instructions).
+/// first was 10% of a build's instructions.
+///
+/// Most of a text is already collapsed: words with one ASCII space between them. Such a run
+/// is copied whole, and it is walked eight bytes at a time where a block has no white space
+/// but single spaces between words (a word at a time, this was 3.5 % of a 200-chapter
+/// build's instructions).
 pub fn squeeze(text: &str, max: usize) -> (String, bool) {
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len().min(max * 2));
     let mut count = 0;
-    let mut rest = text;
-    loop {
-        rest = rest.trim_start();
-        if rest.is_empty() {
-            return (out, false);
+    let mut i = skip_space(text, 0);
+    while i < bytes.len() {
+        // a run from a character that is not white space, up to white space that is not
+        // one ASCII space between two words
+        let start = i;
+        'run: loop {
+            while let Some(block) = bytes.get(i..i + 8) {
+                let w = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));
+                if !plain_block(w) {
+                    break;
+                }
+                // continuation bytes (10xxxxxx) belong to the character of their lead byte
+                let chars = 8 - (w & !(w << 1) & HIGH).count_ones() as usize;
+                if count + chars > max {
+                    break;
+                }
+                count += chars;
+                i += 8;
+            }
+            // the next few bytes one at a time, then blocks again
+            let stop = (i + 8).min(bytes.len());
+            while i < stop {
+                let b = bytes[i];
+                if space_len(text, i) > 0 {
+                    let inner = b == b' ' && i + 1 < bytes.len() && space_len(text, i + 1) == 0;
+                    if !inner {
+                        break 'run;
+                    }
+                } else if b & 0xc0 == 0x80 {
+                    i += 1;
+                    continue;
+                }
+                if count == max {
+                    out.push_str(&text[start..i]);
+                    return (out, true);
+                }
+                count += 1;
+                i += 1;
+            }
+            if i >= bytes.len() {
+                break;
+            }
         }
-        let (end, chars) = word_end(rest);
-        if count > 0 {
+        out.push_str(&text[start..i]);
+        i = skip_space(text, i);
+        if i < bytes.len() {
             if count == max {
                 return (out, true);
             }
             out.push(' ');
             count += 1;
         }
-        if count + chars > max {
-            let take = crate::chars::offset_of(rest, max - count).unwrap_or(end);
-            out.push_str(&rest[..take]);
-            return (out, true);
-        }
-        out.push_str(&rest[..end]);
-        count += chars;
-        rest = &rest[end..];
+    }
+    (out, false)
+}
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// Whether a byte of `v` is below `n` (at most 128): exact for "any", as needed here.
+fn has_less(v: u64, n: u8) -> bool {
+    v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH != 0
+}
+
+/// The high bit of every byte of `v` that is zero, and of no other.
+fn zero_bytes(v: u64) -> u64 {
+    let low = !HIGH;
+    !(((v & low).wrapping_add(low)) | v | low)
+}
+
+/// Whether eight bytes of a run (little-endian) can be taken whole: no control character
+/// (white space among them), no lead byte of non-ASCII white space (0xC2, 0xE1–0xE3; 0xE0 is
+/// let in with them), and every space a single one with a byte after it in the block (the
+/// byte before a block is never white space: a run starts at a word, and a space is taken
+/// one at a time only before a word).
+fn plain_block(w: u64) -> bool {
+    let spaces = zero_bytes(w ^ (ONES * 0x20));
+    !(has_less(w, 0x20)
+        || has_less(w ^ (ONES * 0xc2), 1)
+        || has_less(w ^ (ONES * 0xe0), 4)
+        || spaces & (spaces << 8) != 0
+        || spaces >> 63 != 0)
+}
+
+/// The length in bytes of the white space character at byte `at` of `text`, or 0 when the
+/// character there is not white space (or `at` is inside a character or past the end). Only
+/// four lead bytes begin a white space character outside ASCII, so other characters
+/// (Cyrillic among them) are never decoded.
+fn space_len(text: &str, at: usize) -> usize {
+    match text.as_bytes().get(at) {
+        Some(&b) if b < 0x80 => usize::from(b.is_ascii_whitespace() || b == 0x0b),
+        Some(0xc2 | 0xe1 | 0xe2 | 0xe3) => text
+            .get(at..)
+            .and_then(|t| t.chars().next())
+            .filter(|c| c.is_whitespace())
+            .map_or(0, char::len_utf8),
+        _ => 0,
     }
 }
 
-/// Where the word that `text` starts with ends (the byte offset of the white space after it,
-/// or the text's length), and how many characters it has. Only four lead bytes begin a
-/// white space character outside ASCII, so other characters (Cyrillic among them) are never
-/// decoded; and eight bytes at a time where none of them can begin white space (a byte test
-/// at a time was 3.5 % of a 200-chapter build's instructions: every section's excerpt and
-/// preview passes here).
-fn word_end(text: &str) -> (usize, usize) {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    /// Whether a byte of `v` is below `n` (at most 128): exact for "any", as needed here.
-    fn has_less(v: u64, n: u8) -> bool {
-        v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH != 0
-    }
-    let bytes = text.as_bytes();
-    let mut chars = 0;
-    let mut i = 0;
-    while let Some(block) = bytes.get(i..i + 8) {
-        let w = u64::from_ne_bytes(block.try_into().unwrap_or([0; 8]));
-        // ASCII white space and the other controls (0x00–0x20), or a lead byte of non-ASCII
-        // white space (0xC2, 0xE1–0xE3; 0xE0 is let in with them): the byte path decides
-        let maybe_space =
-            has_less(w, 0x21) || has_less(w ^ (ONES * 0xc2), 1) || has_less(w ^ (ONES * 0xe0), 4);
-        if maybe_space {
-            break;
-        }
-        // continuation bytes (10xxxxxx) are part of the character counted at its lead byte
-        let continuation = w & !(w << 1) & HIGH;
-        chars += 8 - continuation.count_ones() as usize;
-        i += 8;
-    }
-    for (k, &b) in bytes[i..].iter().enumerate() {
-        let at = i + k;
-        if b < 0x80 {
-            if b.is_ascii_whitespace() || b == 0x0b {
-                return (at, chars);
-            }
-        } else if matches!(b, 0xc2 | 0xe1 | 0xe2 | 0xe3)
-            && text[at..].chars().next().is_some_and(char::is_whitespace)
-        {
-            return (at, chars);
-        }
-        if b & 0xc0 != 0x80 {
-            chars += 1;
+/// The first byte at or after `at` that does not begin white space.
+fn skip_space(text: &str, mut at: usize) -> usize {
+    loop {
+        match space_len(text, at) {
+            0 => return at,
+            n => at += n,
         }
     }
-    (bytes.len(), chars)
 }
 
 fn head(text: &str) -> &str {
