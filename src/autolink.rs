@@ -34,9 +34,7 @@ pub struct WordHasher(u64);
 impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
+            self.0 = (self.0.rotate_left(5) ^ crate::bytes::load_le(chunk))
                 .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
     }

@@ -14,6 +14,7 @@
 
 pub mod autolink;
 pub mod build;
+pub mod bytes;
 pub mod chars;
 pub mod check;
 pub mod config;

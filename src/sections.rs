@@ -253,9 +253,9 @@ fn packed(number: &str) -> Option<[u64; 2]> {
     }
     let mut out = [u64::MAX; 2];
     for (word, chunk) in out.iter_mut().zip(b.chunks(8)) {
-        let mut bytes = [0xFF; 8];
-        bytes[..chunk.len()].copy_from_slice(chunk);
-        *word = u64::from_le_bytes(bytes);
+        // the bytes the chunk does not fill are 0xFF
+        let fill = u64::MAX.checked_shl(8 * chunk.len() as u32).unwrap_or(0);
+        *word = crate::bytes::load_le(chunk) | fill;
     }
     Some(out)
 }
