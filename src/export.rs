@@ -225,34 +225,49 @@ fn head(text: &str) -> &str {
 
 pub fn sections_json(site: &Site, lang: &str) -> String {
     let base = &site.config.base_url;
-    let mut s = String::from("[");
     let mut first = true;
     let Some(pages) = site.pages.get(lang) else {
         return "[]\n".into();
     };
+    // about 250 bytes a section: the export is megabytes on a large site, and grown by
+    // doubling it would be copied over and over
+    let sections: usize = pages.iter().map(|p| p.prepared.headings.len() + 1).sum();
+    let mut s = String::with_capacity(sections * 256);
+    s.push('[');
+    let syms = &site.symbols[lang];
+    let quoted = |text: &str, s: &mut String| {
+        s.push('"');
+        crate::json::escape_into(text, s);
+        s.push('"');
+    };
+    // written piece by piece: one entry per section of the site, and `format!` for each
+    // piece was a fifth of this export's instructions
     let mut push =
         |s: &mut String, number: Option<&str>, title: &str, id: &str, anchor: &str, text: &str| {
             if !first {
                 s.push(',');
             }
             first = false;
-            let syms = &site.symbols[lang];
-            let _ = write!(
-                s,
-                "\n{{\"number\":{},\"title\":{},\"chapter\":{},\"url\":{},\"text\":{}}}",
-                number.map_or("null".to_string(), json),
-                json(&syms.to_plain(title)),
-                json(id),
-                json(&format!(
-                    "{base}{lang}/{id}/{}",
-                    if anchor.is_empty() {
-                        String::new()
-                    } else {
-                        format!("#{anchor}")
-                    }
-                )),
-                json(&excerpt(&syms.to_plain(head(text)), EXCERPT_CHARS)),
-            );
+            s.push_str("\n{\"number\":");
+            match number {
+                Some(n) => quoted(n, s),
+                None => s.push_str("null"),
+            }
+            s.push_str(",\"title\":");
+            quoted(&syms.to_plain(title), s);
+            s.push_str(",\"chapter\":");
+            quoted(id, s);
+            s.push_str(",\"url\":\"");
+            for part in [base.as_str(), lang, "/", id, "/"] {
+                crate::json::escape_into(part, s);
+            }
+            if !anchor.is_empty() {
+                s.push('#');
+                crate::json::escape_into(anchor, s);
+            }
+            s.push_str("\",\"text\":");
+            quoted(&excerpt(&syms.to_plain(head(text)), EXCERPT_CHARS), s);
+            s.push('}');
         };
     let by_pos: std::collections::HashMap<&str, usize> = site
         .order

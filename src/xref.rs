@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
-use crate::html::{escape, escape_into};
+use crate::html::escape_into;
 use crate::sections::{normalize_title, SectionIndex};
 
 /// Private-use characters frame placeholders. The loader replaces any that appear in content,
@@ -185,11 +185,11 @@ impl Page<'_> {
         if self.is_sibling(lang) {
             out.push_str("../");
         } else {
-            crate::html::escape_into(self.root, out);
-            crate::html::escape_into(lang, out);
+            escape_into(self.root, out);
+            escape_into(lang, out);
             out.push('/');
         }
-        crate::html::escape_into(id, out);
+        escape_into(id, out);
         out.push('/');
     }
 }
@@ -215,14 +215,22 @@ impl Resolver<'_> {
         }
     }
 
-    pub fn section_url(&self, page: Page<'_>, number: &str) -> Option<String> {
-        let (lang, id) = self.section_page(page.lang, number)?;
+    /// The address of section `number` for `page`, HTML-escaped, written straight into `out`:
+    /// every cross-reference of every page comes here (twice, with the print view), and the
+    /// strings built in between were 1 % of a build's instructions. Returns false, having
+    /// written nothing, when no chapter has the section.
+    fn section_href_into(&self, page: Page<'_>, number: &str, out: &mut String) -> bool {
+        let Some((lang, id)) = self.section_page(page.lang, number) else {
+            return false;
+        };
         // On the print view a number keeps its own id where it lands (see `print_anchor`), and
         // where it lands is just what `section_page` found: no second lookup.
-        if lang == page.lang && (page.print || Some(id) == page.id) {
-            return Some(format!("#{number}"));
+        if !(lang == page.lang && (page.print || Some(id) == page.id)) {
+            page.chapter_href_into(lang, id, out);
         }
-        Some(page.chapter_href(lang, id, &format!("#{number}")))
+        out.push('#');
+        escape_into(number, out);
+        true
     }
 
     fn chapter_url(&self, page: Page<'_>, path: &Path, fragment: Option<&str>) -> Option<String> {
@@ -309,23 +317,25 @@ impl Resolver<'_> {
             };
             match (mark, p) {
                 (Some(BARE), Pending::Bare { number, .. }) => {
-                    match self.section_url(page, number) {
-                        Some(url) => {
-                            out.push_str("<a class=\"xref\" href=\"");
-                            escape_into(&url, &mut out);
-                            out.push_str("\">");
-                            out.push_str(&escape(number));
-                            out.push_str("</a>");
-                        }
-                        None => out.push_str(&escape(number)),
+                    let before = out.len();
+                    out.push_str("<a class=\"xref\" href=\"");
+                    if self.section_href_into(page, number, &mut out) {
+                        out.push_str("\">");
+                        escape_into(number, &mut out);
+                        out.push_str("</a>");
+                    } else {
+                        out.truncate(before);
+                        escape_into(number, &mut out);
                     }
                 }
                 (Some(OPEN), Pending::Link(l)) => {
-                    if let Some(url) = self.section_url(page, &l.number) {
-                        out.push_str("<a class=\"xref\" href=\"");
-                        escape_into(&url, &mut out);
+                    let before = out.len();
+                    out.push_str("<a class=\"xref\" href=\"");
+                    if self.section_href_into(page, &l.number, &mut out) {
                         out.push_str("\">");
                         opened = idx;
+                    } else {
+                        out.truncate(before);
                     }
                 }
                 (Some(OPEN), Pending::Chapter(c)) => {
