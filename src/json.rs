@@ -27,6 +27,24 @@ pub fn escape_into(text: &str, out: &mut String) {
     }
 }
 
+/// [`escape_into`] for JSON inside a `<script>` element: `<` also as `\u003c`, so that no
+/// text can end the element or open a comment in it (what `serde_json` then
+/// `.replace('<', "\\u003c")` gives, in one pass).
+pub fn escape_script_into(text: &str, out: &mut String) {
+    if !text.contains('<') {
+        escape_into(text, out);
+        return;
+    }
+    let mut parts = text.split('<');
+    if let Some(first) = parts.next() {
+        escape_into(first, out);
+    }
+    for part in parts {
+        out.push_str("\\u003c");
+        escape_into(part, out);
+    }
+}
+
 /// `text` as a JSON string, quotes included.
 pub fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
