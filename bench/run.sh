@@ -26,4 +26,15 @@ done
 case ",$TOOLS," in *,mdbook,*|*,hugo,*|*,pagefind,*) bash "$SHARED/bench/install_baselines.sh" >&2 ;; esac
 (cd "$REPO" && cargo build --release --quiet)
 bash "$SHARED/bench/run_baselines.sh" --scales "$SCALES" --runs "$RUNS" --tools "$TOOLS" --work "$WORK" --rulebook "$REPO/target/release/rulebook" >&2
+# The floor of the performance issue (read every chapter, render it with pulldown-cmark, write
+# the HTML, on both cores), timed in this run on these corpora: the machine's speed moves from
+# one day to the next, and a floor measured on another day says little about this run. Built
+# from a copy, as the shared folder may be read-only.
+rm -rf "$WORK/floor-src" && cp -r "$SHARED/bench/floor" "$WORK/floor-src" && chmod -R u+w "$WORK/floor-src"
+cargo build --release --quiet --manifest-path "$WORK/floor-src/Cargo.toml" --target-dir "$WORK/floor-target" >&2
+for n in $SCALES; do
+  hyperfine --style basic -N --warmup 1 --runs "$RUNS" --prepare "rm -rf $WORK/floor-out" \
+    --export-json "$WORK/results/raw/floor-$n.json" \
+    "$WORK/floor-target/release/floor $WORK/c$n/rulebook/content $WORK/floor-out" >&2
+done
 python3 "$HERE/report.py" "$WORK" "$REPO/target/release/rulebook"
