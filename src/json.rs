@@ -12,19 +12,31 @@ pub fn escape_into(text: &str, out: &mut String) {
         out.push_str(text);
         return;
     }
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    // every character to escape is ASCII: the runs between them are copied whole
+    let mut from = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if !special(b) {
+            continue;
         }
+        out.push_str(&text[from..i]);
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(HEX[usize::from(b >> 4)] as char);
+                out.push(HEX[usize::from(b & 0xf)] as char);
+            }
+        }
+        from = i + 1;
     }
+    out.push_str(&text[from..]);
 }
 
 /// [`escape_into`] for JSON inside a `<script>` element: `<` also as `\u003c`, so that no

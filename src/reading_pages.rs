@@ -339,12 +339,20 @@ pub fn short_page(site: &Site, lang: &str) -> String {
     let resolver = site.resolver();
     // target page → its section numbers: the numbers are the bulk of the table
     let numbers = site.sections.numbers();
-    let mut by_page: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    // each page's address made once, not once per number (tens of thousands of them), and
+    // the pages sorted by it as a map keyed by the address would keep them
+    let mut slot: rustc_hash::FxHashMap<(&str, &str), usize> = Default::default();
+    let mut by_page: Vec<(String, Vec<&str>)> = Vec::new();
     for &n in &numbers {
-        if let Some((l, id)) = resolver.section_page(lang, n) {
-            by_page.entry(format!("{l}/{id}")).or_default().push(n);
+        if let Some(page) = resolver.section_page(lang, n) {
+            let k = *slot.entry(page).or_insert_with(|| {
+                by_page.push((format!("{}/{}", page.0, page.1), Vec::new()));
+                by_page.len() - 1
+            });
+            by_page[k].1.push(n);
         }
     }
+    by_page.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let t = |k: &str| escape(&site.theme.string(lang, k));
     // the site's own first section number as the example, not another game's
     // (a section's, `1.1.0`, rather than a chapter's `1.0.0`)
@@ -366,7 +374,21 @@ pub fn short_page(site: &Site, lang: &str) -> String {
         escape(site.config.title_in(lang)),
     );
     s.push_str("<script>\n(function () {\n  var pages = ");
-    s.push_str(&script_json(&by_page));
+    // `{"uk/id":["7.1.0",…],…}`, as script_json writes such a map, by hand: it lists every
+    // section number of the site
+    s.push('{');
+    for (i, (page, numbers)) in by_page.iter().enumerate() {
+        s.push_str(if i > 0 { ",\"" } else { "\"" });
+        crate::json::escape_script_into(page, &mut s);
+        s.push_str("\":[");
+        for (j, n) in numbers.iter().enumerate() {
+            s.push_str(if j > 0 { ",\"" } else { "\"" });
+            crate::json::escape_script_into(n, &mut s);
+            s.push('"');
+        }
+        s.push(']');
+    }
+    s.push('}');
     s.push_str(r##";
   // a Ukrainian keypad's decimal key types a comma (`7,1,0`), as the search box accepts too
   var q = decodeURIComponent((location.search || location.hash).slice(1)).replace(/^n=/, "").replace(/\+/g, " ").trim().replace(/\s*,\s*/g, ".").replace(/\.$/, "");
