@@ -407,7 +407,8 @@ impl Resolver<'_> {
                         None => out.push(Diagnostic::warning("broken-ref", file, l.line, format!("link to section {}, which no chapter defines; it is shown as plain text", l.number))),
                     },
                     Some(def) => {
-                        if !l.quoted.is_empty() && def.lang == text_lang && normalize_title(&l.quoted) != normalize_title(&def.title) {
+                        // a title quoted as written (nearly all) needs no normalizing
+                        if !l.quoted.is_empty() && def.lang == text_lang && l.quoted != def.title && normalize_title(&l.quoted) != normalize_title(&def.title) {
                             out.push(Diagnostic::warning(
                                 "ref-title",
                                 file,
