@@ -381,3 +381,38 @@ fn section_numbers_with_commas_and_breadcrumbs_without_footnote_marks() {
     );
     assert_eq!(crumb, Value::from(" › 7.1.0 Discarding Cards"));
 }
+
+/// Side by side at windows of 840 to 960 px (just above where the two columns stack) the
+/// page scrolled sideways: a column is then about 230 to 290 px wide, and a word longer than
+/// that (the Ukrainian heading "Пломенекровний" with the heading's `#` right after it, a long
+/// Ukrainian title, a URL written out) ran past it and past the window. Checked on a page with
+/// tables and long headings, the one with the URL, and one with wide tables, in both
+/// languages: nothing makes the page wider than its window.
+#[test]
+fn the_side_by_side_view_does_not_scroll_sideways() {
+    let server = served_default_site("browser-layout");
+    let b = Browser::start(900, 800);
+    // the first element that ends past the window and is not inside a box that scrolls
+    let measure = "var w = document.documentElement.clientWidth, out = null; document.querySelectorAll('body *').forEach(function (e) { if (out) return; var r = e.getBoundingClientRect(); if (r.right <= w + 0.5 || !r.width) return; for (var p = e.parentElement; p && p !== document.body; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return; out = e.tagName + '.' + e.className + ' ' + JSON.stringify((e.textContent || '').slice(0, 40)) + ' ends at ' + Math.round(r.right); }); return [document.documentElement.scrollWidth, w, out];";
+    for width in [840, 900, 960] {
+        b.resize(width, 800);
+        for (lang, other) in [("en", "uk"), ("uk", "en")] {
+            for chapter in ["introduction", "drafting", "components"] {
+                b.goto(&format!("{}{lang}/{chapter}/?pair={other}", server.url));
+                wait_loaded(&b);
+                b.wait_until(
+                    "return document.body.classList.contains('paired')",
+                    10,
+                    "the side-by-side view",
+                );
+                let got = b.js(measure);
+                let (scroll, client) = (got[0].as_f64().unwrap(), got[1].as_f64().unwrap());
+                assert!(
+                    scroll <= client,
+                    "{lang}/{chapter}/?pair={other} at {width}px: the page is {scroll}px wide in a {client}px window: {}",
+                    got[2]
+                );
+            }
+        }
+    }
+}
