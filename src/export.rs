@@ -117,7 +117,7 @@ pub fn squeeze(text: &str, max: usize) -> (String, bool) {
                     break;
                 }
                 // continuation bytes (10xxxxxx) belong to the character of their lead byte
-                let chars = 8 - (w & !(w << 1) & HIGH).count_ones() as usize;
+                let chars = 8 - (w & !(w << 1) & crate::bytes::HIGH).count_ones() as usize;
                 if count + chars > max {
                     break;
                 }
@@ -161,32 +161,19 @@ pub fn squeeze(text: &str, max: usize) -> (String, bool) {
     (out, false)
 }
 
-const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-
-/// Whether a byte of `v` is below `n` (at most 128): exact for "any", as needed here.
-fn has_less(v: u64, n: u8) -> bool {
-    v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH != 0
-}
-
-/// The high bit of every byte of `v` that is zero, and of no other.
-fn zero_bytes(v: u64) -> u64 {
-    let low = !HIGH;
-    !(((v & low).wrapping_add(low)) | v | low)
-}
-
 /// Whether eight bytes of a run (little-endian) can be taken whole: no control character
 /// (white space among them), no lead byte of non-ASCII white space (0xC2, 0xE1–0xE3; 0xE0 is
 /// let in with them), and every space a single one with a byte after it in the block (the
 /// byte before a block is never white space: a run starts at a word, and a space is taken
 /// one at a time only before a word).
 fn plain_block(w: u64) -> bool {
+    use crate::bytes::{below, zero_bytes, ONES};
     let spaces = zero_bytes(w ^ (ONES * 0x20));
-    !(has_less(w, 0x20)
-        || has_less(w ^ (ONES * 0xc2), 1)
-        || has_less(w ^ (ONES * 0xe0), 4)
-        || spaces & (spaces << 8) != 0
-        || spaces >> 63 != 0)
+    below(w, 0x20) == 0
+        && below(w ^ (ONES * 0xc2), 1) == 0
+        && below(w ^ (ONES * 0xe0), 4) == 0
+        && spaces & (spaces << 8) == 0
+        && spaces >> 63 == 0
 }
 
 /// The length in bytes of the white space character at byte `at` of `text`, or 0 when the
@@ -235,11 +222,7 @@ pub fn sections_json(site: &Site, lang: &str) -> String {
     let mut s = String::with_capacity(sections * 256);
     s.push('[');
     let syms = &site.symbols[lang];
-    let quoted = |text: &str, s: &mut String| {
-        s.push('"');
-        crate::json::escape_into(text, s);
-        s.push('"');
-    };
+    let quoted = crate::json::quoted_into;
     // written piece by piece: one entry per section of the site, and `format!` for each
     // piece was a fifth of this export's instructions
     let mut push =

@@ -60,10 +60,46 @@ pub fn escape_script_into(text: &str, out: &mut String) {
 /// `text` as a JSON string, quotes included.
 pub fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    escape_into(text, &mut out);
-    out.push('"');
+    quoted_into(text, &mut out);
     out
+}
+
+/// [`quoted`], appended to `out`.
+pub fn quoted_into(text: &str, out: &mut String) {
+    out.push('"');
+    escape_into(text, out);
+    out.push('"');
+}
+
+/// `{"key":["text",…],…}` for a `<script>` element, each string escaped with
+/// [`escape_script_into`]: what `serde_json` writes for a map of string lists, then
+/// `.replace('<', "\\u003c")`. The section previews, the tooltips and the short-address table
+/// are such maps over every section or entry of the site, written without serde's detour.
+pub fn script_map_into<'a, L: IntoIterator<Item = &'a str>>(
+    entries: impl IntoIterator<Item = (&'a str, L)>,
+    out: &mut String,
+) {
+    let quoted = |text: &str, out: &mut String| {
+        out.push('"');
+        escape_script_into(text, out);
+        out.push('"');
+    };
+    out.push('{');
+    for (i, (key, list)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        quoted(key, out);
+        out.push_str(":[");
+        for (j, text) in list.into_iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            quoted(text, out);
+        }
+        out.push(']');
+    }
+    out.push('}');
 }
 
 #[cfg(test)]

@@ -230,35 +230,18 @@ impl<'a, const N: usize> Tip<'a, N> {
     }
 }
 
-/// `{"key":[texts…, lang?],…}` for a `<script>`: what [`script_json`] makes of a map of
-/// [`Tip`]s, written by hand. The section previews and the glossary's tooltips are such maps
-/// of every section and entry of the site, and serde_json and the `replace` after it were
-/// 2 % of a 200-chapter build's instructions.
+/// `{"key":[texts…, lang?],…}`: what [`script_json`] makes of a map of [`Tip`]s, without
+/// serde (see [`crate::json::script_map_into`]; serde and the `replace` after it were 2 % of a
+/// 200-chapter build's instructions).
 fn tips_json<'a, const N: usize>(
     tips: impl IntoIterator<Item = (&'a str, &'a Tip<'a, N>)>,
     out: &mut String,
 ) {
-    let quoted = |text: &str, out: &mut String| {
-        out.push('"');
-        crate::json::escape_script_into(text, out);
-        out.push('"');
-    };
-    out.push('{');
-    for (i, (key, tip)) in tips.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        quoted(key, out);
-        out.push_str(":[");
-        for (j, text) in tip.texts.iter().chain(tip.lang.as_ref()).enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            quoted(text, out);
-        }
-        out.push(']');
-    }
-    out.push('}');
+    crate::json::script_map_into(
+        tips.into_iter()
+            .map(|(key, tip)| (key, tip.texts.iter().copied().chain(tip.lang))),
+        out,
+    );
 }
 
 impl<const N: usize> serde::Serialize for Tip<'_, N> {
@@ -374,21 +357,13 @@ pub fn short_page(site: &Site, lang: &str) -> String {
         escape(site.config.title_in(lang)),
     );
     s.push_str("<script>\n(function () {\n  var pages = ");
-    // `{"uk/id":["7.1.0",…],…}`, as script_json writes such a map, by hand: it lists every
-    // section number of the site
-    s.push('{');
-    for (i, (page, numbers)) in by_page.iter().enumerate() {
-        s.push_str(if i > 0 { ",\"" } else { "\"" });
-        crate::json::escape_script_into(page, &mut s);
-        s.push_str("\":[");
-        for (j, n) in numbers.iter().enumerate() {
-            s.push_str(if j > 0 { ",\"" } else { "\"" });
-            crate::json::escape_script_into(n, &mut s);
-            s.push('"');
-        }
-        s.push(']');
-    }
-    s.push('}');
+    // `{"uk/id":["7.1.0",…],…}`, as script_json writes such a map: it lists every section
+    crate::json::script_map_into(
+        by_page
+            .iter()
+            .map(|(page, numbers)| (page.as_str(), numbers.iter().copied())),
+        &mut s,
+    );
     s.push_str(r##";
   // a Ukrainian keypad's decimal key types a comma (`7,1,0`), as the search box accepts too
   var q = decodeURIComponent((location.search || location.hash).slice(1)).replace(/^n=/, "").replace(/\+/g, " ").trim().replace(/\s*,\s*/g, ".").replace(/\.$/, "");

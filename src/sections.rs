@@ -127,12 +127,11 @@ pub fn scan_refs(text: &str) -> Vec<RefMatch> {
 /// at a time, and only a word with a digit is looked at byte by byte (a byte at a time, this
 /// scan was 2% of a build's instructions).
 fn next_digit(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
+    use crate::bytes::{below, ONES};
     while let Some(word) = bytes.get(i..i + 8) {
-        // `^ '0'` turns exactly the digits into bytes below 10; the test for "a byte below
-        // 10" below has no false negatives (nor false positives, for any number up to 128)
+        // `^ '0'` turns exactly the digits into bytes below 10
         let t = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ (ONES * 0x30);
-        if t.wrapping_sub(ONES * 10) & !t & (ONES * 0x80) != 0 {
+        if below(t, 10) != 0 {
             break;
         }
         i += 8;

@@ -231,12 +231,10 @@ fn is_ascii_space(b: u8) -> bool {
 
 /// The first ASCII white space at or after `i`, or the length of `bytes`.
 fn next_ascii_space(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
     while let Some(word) = bytes.get(i..i + 8) {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        // the lowest byte flagged is exactly the first byte below 0x21 (every white space is):
-        // no borrow reaches the bytes before it
-        let below = w.wrapping_sub(ONES * 0x21) & !w & (ONES * 0x80);
+        // the lowest byte flagged is exactly the first byte below 0x21 (every white space is)
+        let below = crate::bytes::below(w, 0x21);
         if below == 0 {
             i += 8;
             continue;
