@@ -28,13 +28,13 @@
      typed letter by letter load the same files either way. (At 0.8, with the typo shards
      batched too, 4% more bytes.) */
   var BATCH = 0.9;
-  /* A term shard is about 0.4 of a tier file (SHARD_BYTES against TIER_BYTES in
+  /* A term shard is about 0.2 of a tier file (SHARD_BYTES against TIER_BYTES in
      src/search/web.rs). `exhaustion token` at 2,000 chapters was proven by the shard of the
      typo expansion `dxhaust` (bound 12.6) after two tier files of `exhaust` and `token`
      (bounds 17.1 and 14.9, 14.5 KB) that did not prove it; the shard first proves it alone.
      Such shards come in one round (one at a time, `exhaustion to` typed waited 290 ms).
      S.tiersFirst (for tests) loads by bound alone. */
-  var SHARD_FIRST = 0.4;
+  var SHARD_FIRST = 0.2;
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null, stopWords = null;
