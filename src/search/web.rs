@@ -51,6 +51,13 @@ use crate::output::write_file;
 /// 20.7 → 15.5 / 17.3 KB, en 17.3 / 23.6 → 15.7 / 22.1 KB; the largest 3 to 6 KB lighter)
 /// for 559 more files (1,143 shards), and left the first searches within ±2 KB.
 pub const SHARD_BYTES: usize = 2 * 1024;
+/// Target size of a shard of numbers (section numbers, mostly). A number is matched exactly:
+/// a query loads one shard for it, never its neighbours' as prefix and typo expansions of a
+/// word do, so a larger shard costs a number search a few kilobytes once, and the build far
+/// fewer files: at 2,000 chapters the numbers were 727 of the 1,143 shards of 2 KB, and a file
+/// costs the build as much as the analysis of about 1,500 words of text on an ext4 disk
+/// without a journal (BENCHMARKS.md).
+pub const NUMBER_SHARD_BYTES: usize = 8 * 1024;
 /// Target size of a tier file before compression; a tier of at least half of it has a file
 /// of its own (see [`group`]).
 pub const TIER_BYTES: usize = 10 * 1024;
@@ -896,15 +903,12 @@ pub fn write(
 
     sw.lap("search: postings");
     // Cut the sorted vocabulary into shards, and the tail tiers into tier files.
-    let mut shards = Vec::new();
-    let mut size = 0;
-    for (i, e) in encoded.iter().enumerate() {
-        if i == 0 || size >= SHARD_BYTES {
-            shards.push(i);
-            size = 0;
-        }
-        size += e.head.len();
-    }
+    let shards = shard_starts(
+        vocab
+            .iter()
+            .zip(&encoded)
+            .map(|((t, _), e)| (*t, e.head.len())),
+    );
     let (files, file_of) = group(&encoded);
     // pair heads in files of about TIER_BYTES, in the order of their pairs; the shard entry of
     // each of the two words that has tiers names the file (a pair has one such word at least)
@@ -1082,6 +1086,30 @@ pub fn write(
     })?;
     sw.lap("search: document chunks");
     Ok(1 + shard_ranges.len() + files.len() + pair_files.len() + chunks.len())
+}
+
+/// Where each term shard starts, for the terms in vocabulary order with the sizes of their
+/// entries: a shard is cut once it holds [`SHARD_BYTES`] ([`NUMBER_SHARD_BYTES`] for numbers),
+/// and numbers and words never share one.
+fn shard_starts<'t>(terms: impl Iterator<Item = (&'t str, usize)>) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut size = 0;
+    let mut numbers = false;
+    for (i, (term, bytes)) in terms.enumerate() {
+        let number = is_number(term);
+        let limit = if number {
+            NUMBER_SHARD_BYTES
+        } else {
+            SHARD_BYTES
+        };
+        if i == 0 || size >= limit || number != numbers {
+            starts.push(i);
+            size = 0;
+            numbers = number;
+        }
+        size += bytes;
+    }
+    starts
 }
 
 /// The tier files: which pieces each holds, as (term, piece) in the order written, and for
@@ -1329,6 +1357,36 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(t, vec![n.clone()]);
         }
+    }
+
+    #[test]
+    fn numbers_and_words_never_share_a_shard_and_numbers_have_larger_ones() {
+        // 85 numbers, then 101 words with a term that has a digit among them (`ba9`), in
+        // vocabulary order, 300 bytes each: the numbers' last shard and the words' shard
+        // before `ba9` are both below the size that cuts a shard
+        let mut terms: Vec<String> = (0..85).map(|i| format!("1.{i}.0")).collect();
+        for i in 0..101u8 {
+            terms.push(format!(
+                "{}{}",
+                (b'a' + i / 26) as char,
+                (b'a' + i % 26) as char
+            ));
+            if i == 26 {
+                terms.push("ba9".into());
+            }
+        }
+        let starts = shard_starts(terms.iter().map(|t| (t.as_str(), 300)));
+        let mut ends = starts[1..].to_vec();
+        ends.push(terms.len());
+        let mut numbers = 0;
+        for (&a, &b) in starts.iter().zip(&ends) {
+            let shard = &terms[a..b];
+            let number = is_number(&shard[0]);
+            assert!(shard.iter().all(|t| is_number(t) == number), "{shard:?}");
+            numbers += usize::from(shard[0].starts_with("1."));
+        }
+        // a shard of numbers is cut once it holds 8 KB: 28 numbers (8,400 bytes)
+        assert_eq!(numbers, 85usize.div_ceil(28));
     }
 
     #[test]
