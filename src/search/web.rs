@@ -12,8 +12,9 @@
 //!   ([`score_bounds`]), so a typo expansion of a word that has a closer match is loaded only
 //!   when it could still change the top results.
 //! - `search/t/N.js`: term shards: runs of consecutive terms with their postings, cut at about
-//!   [`SHARD_BYTES`], so about a thousand files even for a large site. A term found in more than
-//!   [`HEAD_DOCS`] documents of a language keeps only its best-scoring ones there (its head).
+//!   [`SHARD_BYTES`] ([`NUMBER_SHARD_BYTES`] for numbers), so a few hundred files even for a
+//!   large site (602 at 2,000 chapters). A term found in more than [`HEAD_DOCS`] documents of
+//!   a language keeps only its best-scoring ones there (its head).
 //! - `search/r/N.js`: tier files: the rest of those terms' postings in tiers of falling score
 //!   (see [`Split`]), loaded one tier at a time, only while what is loaded cannot prove which
 //!   results come first; a big tier has a file of its own, small ones share (see [`group`]).
@@ -48,8 +49,8 @@ use crate::output::write_file;
 /// looks up, and for each prefix and typo expansion it takes in: one shard for one term, so
 /// smaller shards bring less of what is not asked for. At 2,000 chapters, 2 KB rather than 4
 /// made the later searches of `measure_search` lighter (medians entered / typed: uk 17.1 /
-/// 20.7 → 15.5 / 17.3 KB, en 17.3 / 23.6 → 15.7 / 22.1 KB; the largest 3 to 6 KB lighter)
-/// for 559 more files (1,143 shards), and left the first searches within ±2 KB.
+/// 20.7 → 15.5 / 17.3 KB, en 17.3 / 23.6 → 15.7 / 22.1 KB; the largest 1 to 6 KB lighter)
+/// for 559 more files (1,143 shards), most of them numbers' (see [`NUMBER_SHARD_BYTES`]).
 pub const SHARD_BYTES: usize = 2 * 1024;
 /// Target size of a shard of numbers (section numbers, mostly). A number is matched exactly:
 /// a query loads one shard for it, never its neighbours' as prefix and typo expansions of a
