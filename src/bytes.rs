@@ -24,6 +24,13 @@ pub fn zero_bytes(v: u64) -> u64 {
     !(((v & low).wrapping_add(low)) | v | low)
 }
 
+/// The eight bytes of `bytes` from `i` as a little-endian integer, if there are eight: the
+/// step of every scan that goes eight bytes at a time.
+pub fn eight_at(bytes: &[u8], i: usize) -> Option<u64> {
+    let eight: &[u8; 8] = bytes.get(i..)?.first_chunk()?;
+    Some(u64::from_le_bytes(*eight))
+}
+
 /// The bytes of `chunk` (at most eight) as a little-endian integer, the missing high bytes
 /// zero: `u64::from_le_bytes` of `chunk` copied into `[0; 8]`.
 pub fn load_le(chunk: &[u8]) -> u64 {
@@ -51,7 +58,7 @@ pub fn load_le(chunk: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{below, load_le, zero_bytes};
+    use super::{below, eight_at, load_le, zero_bytes};
     use proptest::prelude::*;
 
     proptest! {
@@ -68,6 +75,17 @@ mod tests {
                 prop_assert_eq!(mask.trailing_zeros() as usize / 8, k);
             }
         }
+    }
+
+    #[test]
+    fn eight_at_reads_eight_bytes_or_none() {
+        let bytes: Vec<u8> = (1..=10).collect();
+        assert_eq!(
+            eight_at(&bytes, 2),
+            Some(u64::from_le_bytes([3, 4, 5, 6, 7, 8, 9, 10]))
+        );
+        assert_eq!(eight_at(&bytes, 3), None);
+        assert_eq!(eight_at(&bytes, 11), None);
     }
 
     #[test]

@@ -111,8 +111,7 @@ pub fn squeeze(text: &str, max: usize) -> (String, bool) {
         // one ASCII space between two words
         let start = i;
         'run: loop {
-            while let Some(block) = bytes.get(i..i + 8) {
-                let w = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));
+            while let Some(w) = crate::bytes::eight_at(bytes, i) {
                 if !plain_block(w) {
                     break;
                 }

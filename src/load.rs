@@ -168,9 +168,8 @@ fn surely_nfc(text: &str) -> bool {
         if c < 0x80 {
             i += 1;
             // runs of ASCII, eight bytes at a time
-            while let Some(chunk) = b.get(i..i + 8) {
-                let word = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
-                if word & 0x8080_8080_8080_8080 != 0 {
+            while let Some(word) = crate::bytes::eight_at(b, i) {
+                if word & crate::bytes::HIGH != 0 {
                     break;
                 }
                 i += 8;

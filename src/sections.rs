@@ -128,9 +128,9 @@ pub fn scan_refs(text: &str) -> Vec<RefMatch> {
 /// scan was 2% of a build's instructions).
 fn next_digit(bytes: &[u8], mut i: usize) -> usize {
     use crate::bytes::{below, ONES};
-    while let Some(word) = bytes.get(i..i + 8) {
+    while let Some(word) = crate::bytes::eight_at(bytes, i) {
         // `^ '0'` turns exactly the digits into bytes below 10
-        let t = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ (ONES * 0x30);
+        let t = word ^ (ONES * 0x30);
         if below(t, 10) != 0 {
             break;
         }

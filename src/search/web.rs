@@ -244,8 +244,7 @@ fn is_ascii_space(b: u8) -> bool {
 
 /// The first ASCII white space at or after `i`, or the length of `bytes`.
 fn next_ascii_space(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(word) = bytes.get(i..i + 8) {
-        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+    while let Some(w) = crate::bytes::eight_at(bytes, i) {
         // the lowest byte flagged is exactly the first byte below 0x21 (every white space is)
         let below = crate::bytes::below(w, 0x21);
         if below == 0 {
