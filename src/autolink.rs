@@ -288,12 +288,12 @@ impl TermMatcher {
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
+            if WORD_STEP[b as usize] != 0 {
+                start.get_or_insert(i);
+                i = skip_letters(bytes, i);
+                continue;
+            }
             if b < 0x80 {
-                if b.is_ascii_alphanumeric() {
-                    start.get_or_insert(i);
-                    i += 1;
-                    continue;
-                }
                 // an apostrophe inside a word, before a letter, is part of it
                 if b == b'\'' && start.is_some() && next_is_alphabetic(text, i + 1) {
                     i += 1;
@@ -307,12 +307,6 @@ impl TermMatcher {
                     joined = false;
                 }
                 i += 1;
-                continue;
-            }
-            // U+0400..U+047F: Cyrillic letters all
-            if b == 0xd0 || b == 0xd1 {
-                start.get_or_insert(i);
-                i += 2;
                 continue;
             }
             let c = text[i..]
@@ -413,6 +407,39 @@ fn fold_into(c: char, out: &mut String) {
 }
 
 /// Whether the character at byte `at` of `text` is a letter (false at the end).
+/// For each byte that starts a character of a word in the common case, how long that
+/// character is: 1 for an ASCII letter or digit, 2 for the lead bytes `D0` and `D1` (the
+/// Cyrillic letters U+0400..U+047F, all letters); 0 for any other byte, which
+/// [`TermMatcher::find`] looks at more closely.
+const WORD_STEP: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            t[b] = 1;
+        } else if c == 0xd0 || c == 0xd1 {
+            t[b] = 2;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Where the run of [`WORD_STEP`] characters from `i` ends: one table look-up a character.
+/// Every letter of the site passes here, and most words are made only of such characters
+/// (a byte at a time, with a branch per kind of byte, this loop was most of `find`).
+fn skip_letters(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        let step = WORD_STEP[b as usize];
+        if step == 0 {
+            break;
+        }
+        i += usize::from(step);
+    }
+    i
+}
+
 fn next_is_alphabetic(text: &str, at: usize) -> bool {
     text.get(at..)
         .and_then(|r| r.chars().next())
@@ -495,6 +522,54 @@ mod tests {
             phrases_of("Exhaust (when referring to a card)", &[]),
             ["Exhaust"]
         );
+    }
+
+    /// The words as `find` cuts them, (start, end, joined to the word before), by a plain walk
+    /// over the characters: what the byte walk with its shortcuts must give.
+    fn words_by_chars(text: &str) -> Vec<(usize, usize, bool)> {
+        let mut out = Vec::new();
+        let (mut start, mut joined) = (None, true);
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        for (k, &(i, c)) in chars.iter().enumerate() {
+            let next_alphabetic = chars.get(k + 1).is_some_and(|&(_, n)| n.is_alphabetic());
+            let apostrophe = matches!(c, '\'' | '’' | 'ʼ') && start.is_some() && next_alphabetic;
+            if is_word_char(c) || apostrophe {
+                start.get_or_insert(i);
+                continue;
+            }
+            if let Some(s) = start.take() {
+                out.push((s, i, joined));
+                joined = true;
+            }
+            if !c.is_whitespace() {
+                joined = false;
+            }
+        }
+        if let Some(s) = start {
+            out.push((s, text.len(), joined));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn words_are_cut_as_a_walk_over_characters_cuts_them(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a", "Z", "7", "і", "ґ", "Ж", "я", "ё", "'", "’", "ʼ", " ", "\u{b}", "\t",
+                    ",", "-", "\u{a0}", "é", "\u{301}", "😀", "\u{483}", "ә",
+                ]),
+                0..40,
+            )
+        ) {
+            let text: String = pieces.concat();
+            let m = TermMatcher::new(&glossary(r#"{"wound token": "x"}"#));
+            let mut cache = WordCache::default();
+            m.find(&text, &mut cache);
+            let cut: Vec<(usize, usize, bool)> =
+                cache.words.iter().map(|w| (w.0, w.1, w.3)).collect();
+            proptest::prop_assert_eq!(cut, words_by_chars(&text));
+        }
     }
 
     #[test]
