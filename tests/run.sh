@@ -14,8 +14,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}" >&2
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  # a fresh machine may still be running its own package jobs at boot: wait for their lock
+  # rather than fail at once
+  lock=(-o DPkg::Lock::Timeout=600)
+  $SUDO apt-get "${lock[@]}" update -qq
+  $SUDO apt-get "${lock[@]}" install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
 # axe-core for the accessibility test, from the npm registry, kept out of the repo
