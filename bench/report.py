@@ -43,6 +43,15 @@ for s in scales:
 print()
 
 
+# the same tools timed in turns (paired.py), when run.sh timed them so
+paired = os.path.join(work, "results", "paired.md")
+if os.path.exists(paired) and os.path.getmtime(paired) >= os.path.getmtime(
+        os.path.join(work, "results", "results.tsv")):
+    print("Hugo and rulebook timed in turns (each round: both tools, output deleted before each):")
+    print()
+    print(open(paired).read())
+
+
 def search_bytes(out):
     """Bytes of the browser search index: every file below a folder named `search`."""
     total = 0

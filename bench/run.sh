@@ -37,4 +37,11 @@ for n in $SCALES; do
     --export-json "$WORK/results/raw/floor-$n.json" \
     "$WORK/floor-target/release/floor $WORK/c$n/rulebook/content $WORK/floor-out" >&2
 done
+# Hugo and rulebook in turns, each round's ratio (see paired.py): steadier than the ratio of two
+# medians timed minutes apart on this machine
+case ",$TOOLS," in
+  *,hugo,*) case ",$TOOLS," in *,rulebook,*)
+    python3 "$HERE/paired.py" "$WORK" "$REPO/target/release/rulebook" "$SCALES" "$RUNS" > "$WORK/results/paired.md" ;;
+  esac ;;
+esac
 python3 "$HERE/report.py" "$WORK" "$REPO/target/release/rulebook"
