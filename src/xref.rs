@@ -114,7 +114,7 @@ pub fn placeholder(out: &mut String, index: usize, mark: Mark) {
 
 /// `n` in decimal, without the formatting machinery and the String of `to_string`: a chapter
 /// writes a placeholder for every link and glossary term (a quarter of a million at 200
-/// chapters), and `to_string` was most of their cost.
+/// chapters), and `to_string` was a third of their cost.
 fn push_decimal(out: &mut String, mut n: usize) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
