@@ -710,6 +710,12 @@ fn measure_search() {
                 "заклятя",
                 "союзник",
                 "відновлення",
+                // glossary terms of two and three words, as players type them
+                "мета гри",
+                "фаза ходу гравців",
+                "стос добору гравця",
+                "ліміт поля заклять",
+                "резерв активних кубиків",
             ][..],
         ),
         (
@@ -726,6 +732,11 @@ fn measure_search() {
                 "meditate",
                 "first player",
                 "dice",
+                "base game",
+                "prepare phase",
+                "face down cards",
+                "play area setup",
+                "resolving simultaneous effects",
             ][..],
         ),
     ] {
