@@ -18,9 +18,10 @@
 //! - `search/r/N.js`: tier files: the rest of those terms' postings in tiers of falling score
 //!   (see [`Split`]), loaded one tier at a time, only while what is loaded cannot prove which
 //!   results come first; a big tier has a file of its own, small ones share (see [`group`]).
-//! - `search/p/N.js`: pair heads: for two words side by side in a glossary term, the
-//!   documents with both that score best for the two together (see [`pair_entry`]), which
-//!   prove most two-word queries without either word's tiers.
+//! - `search/p/N.js`: group heads: for two words side by side in a glossary term, and for
+//!   the whole of a term of three or four words, the documents with all of them that score
+//!   best for them together (see [`group_entry`]), which prove most queries of those words
+//!   without their tiers.
 //! - `search/d/N.js`: document chunks of [`CHUNK_DOCS`] documents: what a result shows (title,
 //!   section, chapter, URL and the first [`PASSAGE_CHARS`] of its text, for the passage around
 //!   its first match).
@@ -472,34 +473,50 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
     Some(Split { piece, tiers })
 }
 
-/// Documents of one language kept in a pair's head (see [`pair_entry`]).
+/// Documents of one language kept in a group's head (see [`group_entry`]).
 pub const PAIR_DOCS: usize = 200;
+/// The most words of a glossary term given a head of the whole term (see [`glossary_groups`]).
+pub const GROUP_WORDS: usize = 4;
 
-/// The pairs of words to give heads of their own: two different words side by side in a
-/// glossary term (`exhaustion token`, `жетон виснаження`), at least one of them common
-/// enough to have tiers. These are the queries players type most, and the ones tiers serve
-/// worst: the sections that rank first for two words are seldom in the head of the common
-/// one. Returned sorted, each pair as (smaller term, larger term).
-fn glossary_pairs<'v>(
+/// The groups of words to give heads of their own, each a sorted list of terms: two different
+/// words side by side in a glossary term (`exhaustion token`, `жетон виснаження`), and the
+/// whole term when it has three or four words (`play area setup`, `ліміт поля заклять`), at
+/// least one of them common enough to have tiers. These are the queries players type most,
+/// and the ones tiers serve worst: the sections that rank first for two words are seldom in
+/// the head of the common one, and a pair's head leaves the third word's tiers to load (at
+/// 2,000 chapters such a term's search loaded 55 to 70 KB). A term's words are those a query
+/// typed as the term keeps (rank.rs `query_words`: `attack a unit` is `attack unit`).
+fn glossary_groups<'v>(
     docs: &[Doc<'_>],
     words: &FxHashMap<&'v str, (usize, bool)>,
-) -> Vec<(&'v str, &'v str)> {
-    let mut out: Vec<(&str, &str)> = Vec::new();
-    for d in docs.iter().filter(|d| d.kind == Kind::Glossary) {
-        let terms: Vec<String> = tokenize(&d.title)
+) -> Vec<Vec<&'v str>> {
+    let mut titles: Vec<&str> = docs.iter().map(|d| &*d.title).collect();
+    titles.sort_unstable();
+    titles.dedup();
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    for title in titles {
+        // each word as (term, whether it has tiers), or None when it has no entry here
+        let terms: Vec<Option<(&str, bool)>> = super::rank::query_words(title)
             .into_iter()
-            .map(|t| t.term)
-            .filter(|t| !is_number(t))
+            .filter(|(t, _)| !is_number(t))
+            .map(|(t, _)| words.get_key_value(t.as_str()).map(|(k, v)| (*k, v.1)))
             .collect();
         for w in terms.windows(2) {
-            let (Some((a, (_, ta))), Some((b, (_, tb)))) = (
-                words.get_key_value(w[0].as_str()),
-                words.get_key_value(w[1].as_str()),
-            ) else {
-                continue;
-            };
-            if a != b && (*ta || *tb) {
-                out.push(if a < b { (*a, *b) } else { (*b, *a) });
+            if let [Some((a, ta)), Some((b, tb))] = w {
+                if a != b && (*ta || *tb) {
+                    out.push(if a < b { vec![*a, *b] } else { vec![*b, *a] });
+                }
+            }
+        }
+        if !(3..=GROUP_WORDS).contains(&terms.len()) {
+            continue;
+        }
+        // query_words gives each term once
+        if let Some(all) = terms.into_iter().collect::<Option<Vec<_>>>() {
+            if all.iter().any(|(_, tiered)| *tiered) {
+                let mut g: Vec<&str> = all.into_iter().map(|(t, _)| t).collect();
+                g.sort_unstable();
+                out.push(g);
             }
         }
     }
@@ -508,41 +525,46 @@ fn glossary_pairs<'v>(
     out
 }
 
-/// A pair's head: for each language, the [`PAIR_DOCS`] documents with both words that score
-/// best for the two together (each word's score as search.js computes it, added), and the
-/// postings of both words in exactly those documents. Every other document with both words
-/// scores at most the weakest of them: that bound (0 when the head holds every such
-/// document) lets search.js prove a two-word query's top results without the words' tiers.
-/// Written as `"a b":[language,bound,"a title","a body","b title","b body",…]`.
-/// Each word comes with its postings and its [`doc_scores`].
-fn pair_entry(
-    a: &str,
-    b: &str,
-    (pa, sa): (&[Postings; 2], &[(u32, f64)]),
-    (pb, sb): (&[Postings; 2], &[(u32, f64)]),
+/// A word's `[title, body]` postings and its [`doc_scores`].
+type Scored<'a> = (&'a [Postings; 2], &'a [(u32, f64)]);
+
+/// A group's head: for each language, the [`PAIR_DOCS`] documents with every word of the
+/// group that score best for them together (each word's score as search.js computes it,
+/// added), and the postings of each word in exactly those documents. Every other document
+/// with all the words scores at most the weakest of them: that bound (0 when the head holds
+/// every such document) lets search.js prove the query of those words without their tiers.
+/// Written as `"a b c":[language,bound,"a title","a body","b title","b body",…]`, the terms
+/// sorted. `lists`: each word's postings and its [`doc_scores`], in the group's order.
+fn group_entry(
+    terms: &[&str],
+    lists: &[Scored<'_>],
     langs: &[(String, usize, usize)],
 ) -> std::io::Result<Vec<u8>> {
-    // documents with both words, in document order, with their summed score
-    let mut both: Vec<(u32, f64)> = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < sa.len() && j < sb.len() {
-        match sa[i].0.cmp(&sb[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                both.push((sa[i].0, sa[i].1 + sb[j].1));
-                i += 1;
-                j += 1;
+    // documents with every word, in document order, with their summed score
+    let mut all: Vec<(u32, f64)> = lists[0].1.to_vec();
+    for (_, scores) in &lists[1..] {
+        let mut both = Vec::with_capacity(all.len().min(scores.len()));
+        let (mut i, mut j) = (0, 0);
+        while i < all.len() && j < scores.len() {
+            match all[i].0.cmp(&scores[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    both.push((all[i].0, all[i].1 + scores[j].1));
+                    i += 1;
+                    j += 1;
+                }
             }
         }
+        all = both;
     }
     let mut out = Vec::new();
-    serde_json::to_writer(&mut out, &format!("{a} {b}")).map_err(std::io::Error::other)?;
+    serde_json::to_writer(&mut out, &terms.join(" ")).map_err(std::io::Error::other)?;
     out.extend_from_slice(b":[");
     for (l, (_, from, to)) in langs.iter().enumerate() {
-        let lo = both.partition_point(|x| (x.0 as usize) < *from);
-        let hi = both.partition_point(|x| (x.0 as usize) < *to);
-        let mut head: Vec<(u32, f64)> = both[lo..hi].to_vec();
+        let lo = all.partition_point(|x| (x.0 as usize) < *from);
+        let hi = all.partition_point(|x| (x.0 as usize) < *to);
+        let mut head: Vec<(u32, f64)> = all[lo..hi].to_vec();
         let mut bound = 0.0;
         if head.len() > PAIR_DOCS {
             head.select_nth_unstable_by(PAIR_DOCS, |x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
@@ -556,14 +578,18 @@ fn pair_entry(
             out.push(b',');
         }
         out.extend_from_slice(format!("{l},{bound},").as_bytes());
-        for (n, p) in [&pa[0], &pa[1], &pb[0], &pb[1]].into_iter().enumerate() {
+        let fields = lists.iter().flat_map(|(p, _)| [&p[0], &p[1]]);
+        for (n, p) in fields.enumerate() {
             if n > 0 {
                 out.push(b',');
             }
             out.push(b'"');
-            // both in document order: one walk, not a search per posting
+            // both in document order: one walk over the language's postings, not a search
+            // per posting
+            let lo = p.partition_point(|x| (x.doc as usize) < *from);
+            let hi = p.partition_point(|x| (x.doc as usize) < *to);
             let mut at = 0;
-            let kept_postings = p.iter().filter(|x| {
+            let kept_postings = p[lo..hi].iter().filter(|x| {
                 while at < kept.len() && kept[at] < x.doc {
                     at += 1;
                 }
@@ -856,52 +882,34 @@ pub fn write(
         .filter(|((t, id), _)| !is_number(t) && !spelled.contains_key(id))
         .map(|((t, id), e)| (*t, (*id, !e.pieces.is_empty())))
         .collect();
-    let pairs = glossary_pairs(docs, &words);
-    // A common word is in many pairs (`token`: `exhaustion token`, `wound token`, …) and has
-    // the most documents to score: the pairs are taken in groups by their commoner word,
-    // scored once a group, and put back in their order.
+    sw.lap("search: postings");
+    let groups = glossary_groups(docs, &words);
+    // A common word is in many groups (`token`: `exhaustion token`, `wound token`, …): each
+    // word's scores are worked out once for all its groups. (At 2,000 chapters, 165 words,
+    // about 29 MB while the heads are made.)
     let postings_of = |w: &str| &postings[words[w].0];
-    let found_in = |w: &str| postings_of(w)[0].len() + postings_of(w)[1].len();
-    let commoner: Vec<&str> = pairs
-        .iter()
-        .map(|&(a, b)| if found_in(b) > found_in(a) { b } else { a })
-        .collect();
-    let mut by_word: Vec<usize> = (0..pairs.len()).collect();
-    by_word.sort_by_key(|&i| (commoner[i], i));
-    let groups: Vec<&[usize]> = by_word
-        .chunk_by(|&i, &j| commoner[i] == commoner[j])
-        .collect();
-    let scored: Vec<Vec<(usize, Vec<u8>)>> = groups
+    let mut grouped: Vec<&str> = groups.iter().flatten().copied().collect();
+    grouped.sort_unstable();
+    grouped.dedup();
+    let scores: FxHashMap<&str, Vec<(u32, f64)>> = grouped
         .par_iter()
-        .map(|group| {
-            let word = commoner[group[0]];
-            let pw = postings_of(word);
-            let sw = doc_scores(pw, &stats);
-            group
+        .map(|w| (*w, doc_scores(postings_of(w), &stats)))
+        .collect();
+    let pair_entries: Vec<Vec<u8>> = groups
+        .par_iter()
+        .map(|g| {
+            let lists: Vec<Scored<'_>> = g
                 .iter()
-                .map(|&i| {
-                    let (a, b) = pairs[i];
-                    let other = if a == word { b } else { a };
-                    let po = postings_of(other);
-                    let so = doc_scores(po, &stats);
-                    let entry = if a == word {
-                        pair_entry(a, b, (pw, &sw), (po, &so), &langs)
-                    } else {
-                        pair_entry(a, b, (po, &so), (pw, &sw), &langs)
-                    };
-                    entry.map(|e| (i, e))
-                })
-                .collect::<std::io::Result<Vec<_>>>()
+                .map(|w| (postings_of(w), scores[w].as_slice()))
+                .collect();
+            group_entry(g, &lists, &langs)
         })
         .collect::<Result<_, _>>()?;
-    let mut pair_entries: Vec<Vec<u8>> = vec![Vec::new(); pairs.len()];
-    for (i, e) in scored.into_iter().flatten() {
-        pair_entries[i] = e;
-    }
+    drop(scores);
     // encoded: not needed while the files are written
     drop((postings, spelled));
 
-    sw.lap("search: postings");
+    sw.lap("search: group heads");
     // Cut the sorted vocabulary into shards, and the tail tiers into tier files.
     let shards = shard_starts(
         vocab
@@ -910,8 +918,9 @@ pub fn write(
             .map(|((t, _), e)| (*t, e.head.len())),
     );
     let (files, file_of) = group(&encoded);
-    // pair heads in files of about TIER_BYTES, in the order of their pairs; the shard entry of
-    // each of the two words that has tiers names the file (a pair has one such word at least)
+    // group heads in files of about TIER_BYTES, in the order of their groups; the shard entry
+    // of each word of a group that has tiers names the file under the group's other words
+    // (a group has one such word at least)
     let mut pair_files: Vec<Vec<usize>> = Vec::new();
     let mut size = TIER_BYTES;
     for (n, e) in pair_entries.iter().enumerate() {
@@ -922,12 +931,17 @@ pub fn write(
         pair_files.last_mut().expect("a file").push(n);
         size += e.len();
     }
-    let mut partners: FxHashMap<&str, Vec<(&str, usize)>> = FxHashMap::default();
+    let mut partners: FxHashMap<&str, Vec<(String, usize)>> = FxHashMap::default();
     for (k, members) in pair_files.iter().enumerate() {
         for &n in members {
-            let (a, b) = pairs[n];
-            partners.entry(a).or_default().push((b, k));
-            partners.entry(b).or_default().push((a, k));
+            let g = &groups[n];
+            for (i, w) in g.iter().enumerate() {
+                let others: Vec<&str> = (g.iter().enumerate())
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, o)| *o)
+                    .collect();
+                partners.entry(w).or_default().push((others.join(" "), k));
+            }
         }
     }
     let meta = Meta {
@@ -1464,5 +1478,121 @@ mod tests {
         }
         assert_eq!(read_digit(bound_digit(0.0)), 0.0);
         assert_eq!(read_digit(bound_digit(1e9)), f64::INFINITY);
+    }
+
+    fn titled(kind: Kind, title: &str) -> Doc<'static> {
+        Doc {
+            lang: "en",
+            kind,
+            section: "".into(),
+            title: title.to_string().into(),
+            chapter: "".into(),
+            url: String::new(),
+            keys: title.to_string().into(),
+            text: "".into(),
+            shown_in: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn groups_are_pairs_side_by_side_and_whole_terms_of_three_or_four_words() {
+        // (id, has tiers): `rare` has none, `multi` is left out of `words` (two spellings)
+        let words: FxHashMap<&str, (usize, bool)> = [
+            ("first", (0, true)),
+            ("player", (1, true)),
+            ("token", (2, true)),
+            ("rare", (3, false)),
+            ("unit", (4, false)),
+            ("attack", (5, true)),
+        ]
+        .into_iter()
+        .collect();
+        let docs = [
+            titled(Kind::Glossary, "First player token"),
+            // a section's title counts too; the little word `a` is left out, as a query
+            // leaves it out
+            titled(Kind::Section, "Attack a unit"),
+            titled(Kind::Section, "Attack a unit"),
+            // no word with tiers: no head
+            titled(Kind::Section, "Rare unit"),
+            // a word without an entry breaks the run: no pair across it, no whole term
+            titled(Kind::Glossary, "Token multi first"),
+            // five words: pairs only
+            titled(Kind::Glossary, "First player token attack unit"),
+        ];
+        let groups = glossary_groups(&docs, &words);
+        let want: Vec<Vec<&str>> = vec![
+            vec!["attack", "token"],
+            vec!["attack", "unit"],
+            vec!["first", "player"],
+            vec!["first", "player", "token"],
+            vec!["player", "token"],
+        ];
+        assert_eq!(groups, want);
+    }
+
+    #[test]
+    fn a_group_head_keeps_the_best_documents_with_every_word_and_bounds_the_rest() {
+        let stats = Stats::new(1000, [2.0, 20.0], &(0..=255u32).collect::<Vec<_>>());
+        // three words over one language's documents 0..1000: `a` in every document, `b` in
+        // the even ones, `c` in every third; more of each in the higher documents
+        let list = |step: u32| -> [Postings; 2] {
+            let body = (0..1000u32)
+                .filter(|d| d % step == 0)
+                .map(|d| Posting::new(d, 1 + d / 100, 20))
+                .collect();
+            [Vec::new(), body]
+        };
+        let (pa, pb, pc) = (list(1), list(2), list(3));
+        let (sa, sb, sc) = (
+            doc_scores(&pa, &stats),
+            doc_scores(&pb, &stats),
+            doc_scores(&pc, &stats),
+        );
+        let langs = vec![("en".to_string(), 0, 1000)];
+        let lists = [(&pa, &sa[..]), (&pb, &sb[..]), (&pc, &sc[..])];
+        let entry = group_entry(&["a", "b", "c"], &lists, &langs).unwrap();
+        let text = String::from_utf8(entry).unwrap();
+        let (key, rest) = text.split_once(':').unwrap();
+        assert_eq!(key, "\"a b c\"");
+        let row: Vec<serde_json::Value> = serde_json::from_str(rest).unwrap();
+        assert_eq!(row.len(), 2 + 2 * 3);
+        // 167 documents have all three words (multiples of 6): fewer than PAIR_DOCS, so the
+        // head holds them all and bounds nothing
+        assert_eq!(row[1].as_f64(), Some(0.0));
+        let docs_in = |s: &serde_json::Value| {
+            let mut out = Vec::new();
+            encode_postings(
+                (0..1000u32)
+                    .filter(|d| d % 6 == 0)
+                    .map(|d| Posting::new(d, 1 + d / 100, 20))
+                    .collect::<Vec<_>>()
+                    .iter(),
+                &mut out,
+            );
+            s.as_str() == Some(std::str::from_utf8(&out).unwrap())
+        };
+        // each word's body postings are exactly those documents', whatever else it is in
+        for body in [&row[3], &row[5], &row[7]] {
+            assert!(docs_in(body), "{body}");
+        }
+        // with more documents than a head keeps, the bound is the weakest kept sum
+        let many: Vec<Scored<'_>> = vec![(&pa, &sa[..]), (&pb, &sb[..])];
+        let entry = group_entry(&["a", "b"], &many, &langs).unwrap();
+        let text = String::from_utf8(entry).unwrap();
+        let row: Vec<serde_json::Value> =
+            serde_json::from_str(text.split_once(':').unwrap().1).unwrap();
+        let mut both: Vec<f64> = sa
+            .iter()
+            .zip(sa.iter().map(|x| sb.iter().find(|y| y.0 == x.0)))
+            .filter_map(|(x, y)| y.map(|y| x.1 + y.1))
+            .collect();
+        both.sort_by(|x, y| y.total_cmp(x));
+        let weakest_kept = both[PAIR_DOCS - 1];
+        let bound = row[1].as_f64().unwrap();
+        assert!(
+            bound >= weakest_kept && bound <= weakest_kept * (1.0 + 1e-6),
+            "{bound} {weakest_kept}"
+        );
     }
 }

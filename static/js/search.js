@@ -323,49 +323,69 @@
     while (l + 1 < meta.langs.length && d >= meta.langs[l][2]) l++;
     return l;
   }
-  /* ---- pair heads (src/search/web.rs `pair_entry`) ----
-     Two words side by side in a glossary term have a head of their own: per language, the
-     documents with both that score best for the two together, with both words' postings
-     there, and a bound on every other document with both. The first two words of a query
-     whose exact matches have one is used: pick() finds it, score() takes its documents in
-     and rank() proves with its bound (pairPart). */
+  /* ---- group heads (src/search/web.rs `group_entry`) ----
+     Two words side by side in a glossary term, and the whole of a term of three or four
+     words, have a head of their own: per language, the documents with all the words that
+     score best for them together, with each word's postings there, and a bound on every
+     other document with all of them. Of the groups whose words are all exact matches of
+     different words of the query, the one with the most words is used (the first found of
+     those): pick() finds it, score() takes its documents in and rank() proves with its bound
+     (groupPart). */
   function pick(words) {
-    var i, j, x, y, a, b, pa, pb, k;
-    for (i = 0; i < words.length; i++) {
-      for (j = i + 1; j < words.length; j++) {
-        if (!words[i].expansions || !words[j].expansions) continue;
-        for (x = 0; x < words[i].expansions.length; x++) {
-          a = words[i].expansions[x];
-          if (a[1] !== 1 || !loaded(a[0])) continue;
-          for (y = 0; y < words[j].expansions.length; y++) {
-            b = words[j].expansions[y];
-            if (b[1] !== 1 || !loaded(b[0]) || b[0] === a[0]) continue;
-            pa = postingsOf(a[0]); pb = postingsOf(b[0]);
-            k = pa.partners && pa.partners.hasOwnProperty(b[0]) ? pa.partners[b[0]]
-              : pb.partners && pb.partners.hasOwnProperty(a[0]) ? pb.partners[a[0]] : -1;
-            if (k >= 0) return { i: i, j: j, a: a[0], b: b[0], k: k, data: pairData(k, a[0], b[0]) };
-          }
+    var best = null;
+    words.forEach(function (w, i) {
+      (w.expansions || []).forEach(function (a) {
+        var pa, key, terms, idx, k;
+        if (a[1] !== 1 || !loaded(a[0])) return;
+        pa = postingsOf(a[0]);
+        if (!pa.partners) return;
+        for (key in pa.partners) {
+          if (!pa.partners.hasOwnProperty(key)) continue;
+          terms = key.split(" ");
+          if (best && best.terms.length >= terms.length + 1) continue;
+          idx = terms.map(function (t) { return exactWord(words, t, i); });
+          if (idx.indexOf(-1) >= 0 || new Set(idx).size < idx.length) continue;
+          k = pa.partners[key];
+          terms = [a[0]].concat(terms);
+          idx = [i].concat(idx);
+          best = { idx: idx, terms: terms, k: k };
         }
+      });
+    });
+    if (!best) return null;
+    best.data = groupData(best.k, best.terms);
+    // a file without the group (none the build writes): no head rather than a loop loading it
+    return best.data || !pairFiles[best.k] ? best : null;
+  }
+  /* The query word other than `not` that has `term` as a loaded exact match, or -1. */
+  function exactWord(words, term, not) {
+    for (var n = 0; n < words.length; n++) {
+      if (n === not || !words[n].expansions) continue;
+      for (var x = 0; x < words[n].expansions.length; x++) {
+        var e = words[n].expansions[x];
+        if (e[1] === 1 && e[0] === term && loaded(term)) return n;
       }
     }
-    return null;
+    return -1;
   }
-  /* A loaded pair head as {low: [bound per language], lists: {term: [title, body]}}. */
-  function pairData(k, a, b) {
-    var f = pairFiles[k], key, raw, first, second, l, nl = meta.langs.length, out;
-    if (!f) return null;
-    key = f.hasOwnProperty(a + " " + b) ? a + " " + b : b + " " + a;
+  /* A loaded group head as {low: [bound per language], lists: {term: [title, body]}}. */
+  function groupData(k, terms) {
+    var f = pairFiles[k], key = terms.slice().sort().join(" "), raw, sorted, l, nl = meta.langs.length, out, per;
+    if (!f || !f.hasOwnProperty(key)) return null;
     raw = f[key];
     if (!Array.isArray(raw)) return raw;
-    first = key === a + " " + b ? a : b; second = first === a ? b : a;
+    sorted = key.split(" ");
+    per = 2 + 2 * sorted.length;
     out = { low: [], lists: {} };
-    out.lists[first] = [[], []]; out.lists[second] = [[], []];
+    sorted.forEach(function (t) { out.lists[t] = [[], []]; });
     for (l = 0; l < nl; l++) {
-      out.low.push(raw[l * 6 + 1]);
-      out.lists[first][0].push(decode(raw[l * 6 + 2])); out.lists[first][1].push(decode(raw[l * 6 + 3]));
-      out.lists[second][0].push(decode(raw[l * 6 + 4])); out.lists[second][1].push(decode(raw[l * 6 + 5]));
+      out.low.push(raw[l * per + 1]);
+      sorted.forEach(function (t, n) {
+        out.lists[t][0].push(decode(raw[l * per + 2 + 2 * n]));
+        out.lists[t][1].push(decode(raw[l * per + 3 + 2 * n]));
+      });
     }
-    [first, second].forEach(function (t) { out.lists[t] = out.lists[t].map(join); });
+    sorted.forEach(function (t) { out.lists[t] = out.lists[t].map(join); });
     f[key] = out;
     return out;
   }
@@ -376,20 +396,36 @@
     parts.forEach(function (p) { out.set(p, at); at += p.length; });
     return out;
   }
-  /* What words i and j of the pair can add to document d of language L at most, and whether
-     their scores there are exact. sa/sb: the pair's words' scores (0: not among the
-     postings taken in); ri/rj: the best of the words' other expansions; Ba/Bb: the bound of
-     the pair's words' tiers still out; Oi/Oj: of the words' other parts still out. A
-     document outside the head with both words scores at most the head's bound for the two,
-     and one without both is bounded through its other parts. */
-  function pairPart(P, d, L, anyMode, vi, vj, bi, bj) {
-    var sa = d < 0 ? 0 : P.sa[d], sb = d < 0 ? 0 : P.sb[d], ka = sa > 0, kb = sb > 0;
-    var Ba = P.Ba[L], Bb = P.Bb[L], low = P.low[L], ua = ka ? sa : Ba, ub = kb ? sb : Bb;
-    var ri = Math.max(d < 0 ? 0 : P.ri[d], P.Oi[L]), rj = Math.max(d < 0 ? 0 : P.rj[d], P.Oj[L]);
-    var x = ka && kb ? sa + sb : Math.min(ua + ub, anyMode ? Math.max(low, ua, ub) : low);
-    var u = Math.min(Math.max(x, ua + rj, ri + ub, ri + rj), Math.max(vi, bi) + Math.max(vj, bj));
-    var exact = (ka || Ba <= vi) && P.Oi[L] <= vi && (kb || Bb <= vj) && P.Oj[L] <= vj;
-    return { u: u, exact: exact };
+  /* What the group's words can add to document d of language L at most (d < 0: a document
+     no posting taken in names), and whether their scores there are exact. For each word g
+     of the group (query word P.idx[g]): s[g], its exact match's score (0: not among the
+     postings taken in); r[g], the best of its other expansions; B[g], the bound of its exact
+     match's tiers still out; O[g], of its other parts still out; best and bounds: the words'
+     scores and bounds (score()). A document outside the head with all the words through
+     their exact matches scores at most the head's bound for them, and one without all of
+     them is bounded through its other parts. */
+  function groupPart(P, d, L, anyMode, best, bounds) {
+    var n = P.idx.length, g, w, sg, u, r, v, all = true, sum = 0, sumU = 0, maxU = 0, minU = Infinity;
+    var mixed = 0, above = false, gap = Infinity, cap = 0, exact = true;
+    for (g = 0; g < n; g++) {
+      w = P.idx[g];
+      sg = d < 0 ? 0 : P.s[g][d];
+      u = sg > 0 ? sg : P.B[g][L];
+      r = Math.max(d < 0 ? 0 : P.r[g][d], P.O[g][L]);
+      v = d < 0 ? 0 : best[w][d];
+      if (sg > 0) sum += sg; else all = false;
+      sumU += u;
+      if (u > maxU) maxU = u;
+      if (u < minU) minU = u;
+      // the most with one word at least through another expansion
+      mixed += Math.max(u, r);
+      if (r > u) above = true; else if (u - r < gap) gap = u - r;
+      cap += Math.max(v, bounds[w]);
+      if (!((sg > 0 || P.B[g][L] <= v) && P.O[g][L] <= v)) exact = false;
+    }
+    if (!above) mixed -= gap;
+    var x = all ? sum : Math.min(sumU, anyMode ? Math.max(P.low[L], sumU - minU) : P.low[L]);
+    return { u: Math.min(Math.max(x, mixed), cap), exact: exact };
   }
   /* Scores the words over the postings taken in. best[w]: every document's best weighted
      score for word w over its expansions (typed arrays: a common word is thousands of
@@ -407,15 +443,18 @@
        title's length id */
     var titled = [], titleLen = new Uint8Array(n);
     if (pr && pr.data) {
-      P = { i: pr.i, j: pr.j, low: pr.data.low, sa: new Float64Array(n), sb: new Float64Array(n),
-        ri: new Float64Array(n), rj: new Float64Array(n), Ba: new Float64Array(nl), Bb: new Float64Array(nl),
-        Oi: new Float64Array(nl), Oj: new Float64Array(nl) };
+      P = { idx: pr.idx, low: pr.data.low, of: new Int8Array(words.length).fill(-1), s: [], r: [], B: [], O: [] };
+      pr.idx.forEach(function (w, g) {
+        P.of[w] = g;
+        P.s.push(new Float64Array(n)); P.r.push(new Float64Array(n));
+        P.B.push(new Float64Array(nl)); P.O.push(new Float64Array(nl));
+      });
       added = new Uint8Array(n);
     }
     words.forEach(function (word, wi) {
       var b = new Float64Array(n), bd = new Float64Array(nl), th = new Uint8Array(n);
       titled.push(th);
-      var side = P ? (wi === P.i ? 0 : wi === P.j ? 1 : -1) : -1;
+      var side = P ? P.of[wi] : -1;
       word.expansions.forEach(function (e) {
         var p, lists, open = false, L, out;
         if (!loaded(e[0])) {
@@ -423,7 +462,7 @@
           for (L = 0; L < nl; L++) {
             out[L] = e[1] * scoreBound(e[0], L);
             if (out[L] > bd[L]) bd[L] = out[L];
-            if (side >= 0) { var O = side ? P.Oj : P.Oi; if (out[L] > O[L]) O[L] = out[L]; }
+            if (side >= 0 && out[L] > P.O[side][L]) P.O[side][L] = out[L];
           }
           opened.push({ term: e[0], bound: out });
           return;
@@ -447,8 +486,8 @@
             }
           }
         }
-        // the pair head's documents of this word that no list taken in has
-        var mineOfPair = side >= 0 && e[0] === (side ? pr.b : pr.a), extra;
+        // the group head's documents of this word that no list taken in has
+        var mineOfPair = side >= 0 && e[0] === pr.terms[side], extra;
         if (mineOfPair) {
           extra = pr.data.lists[e[0]];
           for (f = 0; f < 2; f++) for (j = 0; j < extra[f].length; j += 3) if (mine[extra[f][j]] === 0) added[extra[f][j]] = 1;
@@ -473,8 +512,8 @@
           // a tier's bound is the weakest of the tiers taken in: not of the pair's documents
           if (open && !(mineOfPair && added[d])) { L = langOf(d); if (s < low[L]) low[L] = s; }
           if (side >= 0) {
-            if (mineOfPair) (side ? P.sb : P.sa)[d] = s;
-            else { var R = side ? P.rj : P.ri; if (s > R[d]) R[d] = s; }
+            if (mineOfPair) P.s[side][d] = s;
+            else if (s > P.r[side][d]) P.r[side][d] = s;
           }
         }
         if (mineOfPair) {
@@ -485,7 +524,7 @@
             if (nextFile(p, L) < 0 || low[L] === Infinity) low[L] = 0;
             else if (low[L] > bd[L]) bd[L] = low[L];
             if (side >= 0) {
-              var Bo = mineOfPair ? (side ? P.Bb : P.Ba) : (side ? P.Oj : P.Oi);
+              var Bo = mineOfPair ? P.B[side] : P.O[side];
               if (low[L] > Bo[L]) Bo[L] = low[L];
             }
           }
@@ -547,12 +586,12 @@
         s += v;
         if (v > 0) m++;
         if (v === 0 && bounds[w] === 0) maybe = false;
-        if (P && (w === P.i || w === P.j)) continue;
+        if (P && P.of[w] >= 0) continue;
         if (v < bounds[w]) exact = false;
         u += Math.max(v, bounds[w]);
       }
       if (P) {
-        pp = pairPart(P, d, li, anyMode, sc.best[P.i][d], sc.best[P.j][d], bounds[P.i], bounds[P.j]);
+        pp = groupPart(P, d, li, anyMode, sc.best, bounds);
         u += pp.u;
         if (!pp.exact) exact = false;
       }
@@ -575,10 +614,10 @@
     u = 0;
     for (w = 0; w < nwords; w++) {
       if (!anyMode && bounds[w] === 0) { u = -1; break; }
-      if (!P || (w !== P.i && w !== P.j)) u += bounds[w];
+      if (!P || P.of[w] < 0) u += bounds[w];
     }
     if (u < 0) u = 0;
-    else if (P) u += pairPart(P, -1, li, anyMode, 0, 0, bounds[P.i], bounds[P.j]).u;
+    else if (P) u += groupPart(P, -1, li, anyMode, sc.best, bounds).u;
     loose = Math.max(loose, u);
     if (!sure.length) return null;
     sure.sort(byScore);

@@ -101,13 +101,15 @@ pub fn tiers_site() -> tempfile::TempDir {
     for c in 1..=UK_CHAPTERS {
         files.push(chapter(&mut rng, UK, "uk", c));
     }
-    // glossary terms of two common words: the build gives each such pair a head of its own
+    // glossary terms of two and three common words: the build gives each such pair, and the
+    // whole of a longer term, a head of its own
     files.push((
         "content/en/glossary.json".to_string(),
         r#"{"exhaustion-token": {"term": "Exhaustion token", "definition": "A token that exhausts."},
             "first-player": {"term": "First player", "definition": "The player who goes first."},
             "power-dice": {"term": "Dice power", "definition": "The power of a die."},
-            "rune-river": {"term": "River rune", "definition": "A rune by the river."}}"#
+            "rune-river": {"term": "River rune", "definition": "A rune by the river."},
+            "first-player-token": {"term": "First player token", "definition": "Who goes first."}}"#
             .to_string(),
     ));
     files.push((
@@ -115,7 +117,8 @@ pub fn tiers_site() -> tempfile::TempDir {
         r#"{"exhaustion-token": {"term": "Жетон виснаження", "definition": "Жетон, що виснажує."},
             "first-player": {"term": "Перший гравець", "definition": "Гравець, що ходить першим."},
             "power-dice": {"term": "Кубик сили", "definition": "Сила кубика."},
-            "rune-river": {"term": "Руна ріки", "definition": "Руна біля ріки."}}"#
+            "rune-river": {"term": "Руна ріки", "definition": "Руна біля ріки."},
+            "first-player-token": {"term": "Жетон першого гравця", "definition": "Хто ходить першим."}}"#
             .to_string(),
     ));
     // one section with a word found nowhere else, one letter from common words: its top ten
@@ -154,6 +157,10 @@ pub const TIER_QUERIES: &[(&str, &str)] = &[
     ("en", "exhaustion token rune"),
     ("en", "first player lantern"),
     ("en", "dice power meadow"),
+    ("en", "first player token"),
+    ("en", "token first player"),
+    ("en", "first player tok"),
+    ("uk", "жетон першого гравця"),
     ("uk", "перший гравець"),
     ("uk", "сили кубик"),
     ("uk", "жетон виснаження"),
