@@ -475,18 +475,20 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
 
 /// Documents of one language kept in a group's head (see [`group_entry`]).
 pub const PAIR_DOCS: usize = 200;
-/// The most words of a glossary term given a head of the whole term (see [`glossary_groups`]).
+/// The most words of a name given a head of the whole name (see [`title_groups`]).
 pub const GROUP_WORDS: usize = 4;
 
-/// The groups of words to give heads of their own, each a sorted list of terms: two different
-/// words side by side in a glossary term (`exhaustion token`, `жетон виснаження`), and the
-/// whole term when it has three or four words (`play area setup`, `ліміт поля заклять`), at
-/// least one of them common enough to have tiers. These are the queries players type most,
-/// and the ones tiers serve worst: the sections that rank first for two words are seldom in
-/// the head of the common one, and a pair's head leaves the third word's tiers to load (at
-/// 2,000 chapters such a term's search loaded 55 to 70 KB). A term's words are those a query
-/// typed as the term keeps (rank.rs `query_words`: `attack a unit` is `attack unit`).
-fn glossary_groups<'v>(
+/// The groups of words to give heads of their own, each a sorted list of terms, from the
+/// names of things: glossary terms and the titles of sections (each title once, however many
+/// sections have it). Two different words side by side in a name (`exhaustion token`,
+/// `жетон виснаження`), and the whole name when it has three or four words (`play area
+/// setup`, `ліміт поля заклять`), at least one of them common enough to have tiers. These are
+/// the queries players type most, and the ones tiers serve worst: the sections that rank
+/// first for two words are seldom in the head of the common one, and a pair's head leaves a
+/// third word's tiers to load (at 2,000 chapters such a search loaded 55 to 70 KB). A name's
+/// words are those a query typed as the name keeps (rank.rs `query_words`: `attack a unit` is
+/// `attack unit`).
+fn title_groups<'v>(
     docs: &[Doc<'_>],
     words: &FxHashMap<&'v str, (usize, bool)>,
 ) -> Vec<Vec<&'v str>> {
@@ -883,7 +885,7 @@ pub fn write(
         .map(|((t, id), e)| (*t, (*id, !e.pieces.is_empty())))
         .collect();
     sw.lap("search: postings");
-    let groups = glossary_groups(docs, &words);
+    let groups = title_groups(docs, &words);
     // A common word is in many groups (`token`: `exhaustion token`, `wound token`, …): each
     // word's scores are worked out once for all its groups. (At 2,000 chapters, 165 words,
     // about 29 MB while the heads are made.)
@@ -1002,7 +1004,8 @@ pub fn write(
                     }
                     s.push(b']');
                     if let Some(with) = partners.get(vocab[i].0) {
-                        // the files of the pair heads this word is in: {"other word":file,…}
+                        // the files of the group heads this word is in, under the group's other
+                        // words: {"other words":file,…}
                         s.extend_from_slice(b",{");
                         for (n, (other, k)) in with.iter().enumerate() {
                             if n > 0 {
@@ -1520,7 +1523,7 @@ mod tests {
             // five words: pairs only
             titled(Kind::Glossary, "First player token attack unit"),
         ];
-        let groups = glossary_groups(&docs, &words);
+        let groups = title_groups(&docs, &words);
         let want: Vec<Vec<&str>> = vec![
             vec!["attack", "token"],
             vec!["attack", "unit"],

@@ -5,8 +5,9 @@
  * expansion of a word that has a closer match is loaded only when that bound could still
  * change the results), t/N.js (term shards: the best-scoring documents of
  * each term), r/N.js (tier files: the rest of common terms' postings, in tiers of falling
- * score, loaded one at a time only while the results are not proven), p/N.js (pair heads:
- * the best documents for two words of a glossary term together), d/N.js (document chunks).
+ * score, loaded one at a time only while the results are not proven), p/N.js (group heads:
+ * the best documents for the words of a glossary term or section title together: two side
+ * by side, or all three or four), d/N.js (document chunks).
  * Every file is a script, so it loads from file:// as well as from a server, and only the
  * shards a query needs are loaded. Results are built with textContent, never innerHTML. */
 (function () {
@@ -509,7 +510,7 @@
           mine[d] = 0;
           if (s > b[d]) b[d] = s;
           if (!mark[d]) { mark[d] = 1; seen.push(d); }
-          // a tier's bound is the weakest of the tiers taken in: not of the pair's documents
+          // a tier's bound is the weakest of the tiers taken in: not of the group's documents
           if (open && !(mineOfPair && added[d])) { L = langOf(d); if (s < low[L]) low[L] = s; }
           if (side >= 0) {
             if (mineOfPair) P.s[side][d] = s;
@@ -664,7 +665,7 @@
     } else {
       r = rank(words);
       if (!r.blocked) return Promise.resolve(r);
-      // a pair head first: it proves most queries of two common words without their tiers
+      // a group head first: it proves most queries of common words without their tiers
       if (r.pairFile) want.add(r.pairFile);
       else r.blocked.forEach(function (li) {
         var top = null;
