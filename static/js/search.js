@@ -333,12 +333,12 @@
   }
   /* ---- group heads (src/search/web.rs `group_entry`) ----
      Two words side by side in a glossary term or a section title, and the whole of such a
-     name of three or four words, have a head of their own: per language, the documents with all the words that
-     score best for them together, with each word's postings there, and a bound on every
-     other document with all of them. Of the groups whose words are all exact matches of
-     different words of the query, the one with the most words is used (the first found of
-     those): pick() finds it, score() takes its documents in and rank() proves with its bound
-     (groupPart). */
+     name of three or four words, have a head of their own: per language, the documents with
+     all the words that score best for them together, with each word's postings there, and a
+     bound on every other document with all of them. Of the groups whose words are all exact
+     matches of different words of the query, the one with the most words is used (the first
+     found of those): pick() finds it, score() takes its documents in and rank() proves with
+     its bound (groupPart). */
   function pick(words) {
     var best = null;
     words.forEach(function (w, i) {
