@@ -115,20 +115,8 @@ pub fn placeholder(out: &mut String, index: usize, mark: Mark) {
 /// `n` in decimal, without the formatting machinery and the String of `to_string`: a chapter
 /// writes a placeholder for every link and glossary term (a quarter of a million at 200
 /// chapters), and `to_string` was a third of their cost.
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+fn push_decimal(out: &mut String, n: usize) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// Replaces the placeholder characters in loaded text so content cannot forge a placeholder.
