@@ -18,10 +18,10 @@
 //! - `search/r/N.js`: tier files: the rest of those terms' postings in tiers of falling score
 //!   (see [`Split`]), loaded one tier at a time, only while what is loaded cannot prove which
 //!   results come first; a big tier has a file of its own, small ones share (see [`group`]).
-//! - `search/p/N.js`: group heads: for two words side by side in a glossary term, and for
-//!   the whole of a term of three or four words, the documents with all of them that score
-//!   best for them together (see [`group_entry`]), which prove most queries of those words
-//!   without their tiers.
+//! - `search/p/N.js`: group heads: for two words side by side in a glossary term or a
+//!   section title, and for the whole of such a name of three or four words, the documents
+//!   with all of them that score best for them together (see [`group_entry`]), which prove
+//!   most queries of those words without their tiers.
 //! - `search/d/N.js`: document chunks of [`CHUNK_DOCS`] documents: what a result shows (title,
 //!   section, chapter, URL and the first [`PASSAGE_CHARS`] of its text, for the passage around
 //!   its first match).
@@ -474,7 +474,7 @@ fn split(p: &[Postings; 2], langs: &[(String, usize, usize)], stats: &Stats) -> 
 }
 
 /// Documents of one language kept in a group's head (see [`group_entry`]).
-pub const PAIR_DOCS: usize = 200;
+pub const GROUP_DOCS: usize = 200;
 /// The most words of a name given a head of the whole name (see [`title_groups`]).
 pub const GROUP_WORDS: usize = 4;
 
@@ -530,7 +530,7 @@ fn title_groups<'v>(
 /// A word's `[title, body]` postings and its [`doc_scores`].
 type Scored<'a> = (&'a [Postings; 2], &'a [(u32, f64)]);
 
-/// A group's head: for each language, the [`PAIR_DOCS`] documents with every word of the
+/// A group's head: for each language, the [`GROUP_DOCS`] documents with every word of the
 /// group that score best for them together (each word's score as search.js computes it,
 /// added), and the postings of each word in exactly those documents. Every other document
 /// with all the words scores at most the weakest of them: that bound (0 when the head holds
@@ -568,9 +568,9 @@ fn group_entry(
         let hi = all.partition_point(|x| (x.0 as usize) < *to);
         let mut head: Vec<(u32, f64)> = all[lo..hi].to_vec();
         let mut bound = 0.0;
-        if head.len() > PAIR_DOCS {
-            head.select_nth_unstable_by(PAIR_DOCS, |x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
-            head.truncate(PAIR_DOCS);
+        if head.len() > GROUP_DOCS {
+            head.select_nth_unstable_by(GROUP_DOCS, |x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+            head.truncate(GROUP_DOCS);
             // a little above the weakest, for the browser's own floating point
             bound = head.iter().map(|x| x.1).fold(f64::INFINITY, f64::min) * (1.0 + 1e-9);
         }
@@ -897,7 +897,7 @@ pub fn write(
         .par_iter()
         .map(|w| (*w, doc_scores(postings_of(w), &stats)))
         .collect();
-    let pair_entries: Vec<Vec<u8>> = groups
+    let group_entries: Vec<Vec<u8>> = groups
         .par_iter()
         .map(|g| {
             let lists: Vec<Scored<'_>> = g
@@ -923,18 +923,18 @@ pub fn write(
     // group heads in files of about TIER_BYTES, in the order of their groups; the shard entry
     // of each word of a group that has tiers names the file under the group's other words
     // (a group has one such word at least)
-    let mut pair_files: Vec<Vec<usize>> = Vec::new();
+    let mut group_files: Vec<Vec<usize>> = Vec::new();
     let mut size = TIER_BYTES;
-    for (n, e) in pair_entries.iter().enumerate() {
+    for (n, e) in group_entries.iter().enumerate() {
         if size >= TIER_BYTES {
-            pair_files.push(Vec::new());
+            group_files.push(Vec::new());
             size = 0;
         }
-        pair_files.last_mut().expect("a file").push(n);
+        group_files.last_mut().expect("a file").push(n);
         size += e.len();
     }
     let mut partners: FxHashMap<&str, Vec<(String, usize)>> = FxHashMap::default();
-    for (k, members) in pair_files.iter().enumerate() {
+    for (k, members) in group_files.iter().enumerate() {
         for &n in members {
             let g = &groups[n];
             for (i, w) in g.iter().enumerate() {
@@ -1046,7 +1046,7 @@ pub fn write(
         s.extend_from_slice(b"});\n");
         write_file(dir, &format!("search/r/{k}.js"), &s)
     })?;
-    pair_files
+    group_files
         .par_iter()
         .enumerate()
         .try_for_each(|(k, members)| {
@@ -1055,7 +1055,7 @@ pub fn write(
                 if i > 0 {
                     s.push(b',');
                 }
-                s.extend_from_slice(&pair_entries[n]);
+                s.extend_from_slice(&group_entries[n]);
             }
             s.extend_from_slice(b"});\n");
             write_file(dir, &format!("search/p/{k}.js"), &s)
@@ -1102,7 +1102,7 @@ pub fn write(
         write_file(dir, &format!("search/d/{k}.js"), s.as_bytes())
     })?;
     sw.lap("search: document chunks");
-    Ok(1 + shard_ranges.len() + files.len() + pair_files.len() + chunks.len())
+    Ok(1 + shard_ranges.len() + files.len() + group_files.len() + chunks.len())
 }
 
 /// Where each term shard starts, for the terms in vocabulary order with the sizes of their
@@ -1560,7 +1560,7 @@ mod tests {
         assert_eq!(key, "\"a b c\"");
         let row: Vec<serde_json::Value> = serde_json::from_str(rest).unwrap();
         assert_eq!(row.len(), 2 + 2 * 3);
-        // 167 documents have all three words (multiples of 6): fewer than PAIR_DOCS, so the
+        // 167 documents have all three words (multiples of 6): fewer than GROUP_DOCS, so the
         // head holds them all and bounds nothing
         assert_eq!(row[1].as_f64(), Some(0.0));
         let docs_in = |s: &serde_json::Value| {
@@ -1591,7 +1591,7 @@ mod tests {
             .filter_map(|(x, y)| y.map(|y| x.1 + y.1))
             .collect();
         both.sort_by(|x, y| y.total_cmp(x));
-        let weakest_kept = both[PAIR_DOCS - 1];
+        let weakest_kept = both[GROUP_DOCS - 1];
         let bound = row[1].as_f64().unwrap();
         assert!(
             bound >= weakest_kept && bound <= weakest_kept * (1.0 + 1e-6),

@@ -46,7 +46,7 @@
 
   var S = window.RulebookSearch = window.RulebookSearch || {};
   var root = "", meta = null, chars = null, stopWords = null;
-  var shards = {}, tails = {}, chunks = {}, loading = {}, pairFiles = {};
+  var shards = {}, tails = {}, chunks = {}, loading = {}, groupFiles = {};
   /* The index read now: one more each time `rulebook serve` writes it again (S.reset). */
   var gen = 0;
 
@@ -80,14 +80,14 @@
   /* S.shardsTaken counts the term shards loaded (for tests). */
   S.shard = function (k, data) { if (current()) { shards[k] = data; S.shardsTaken = (S.shardsTaken || 0) + 1; } };
   S.tail = function (k, data) { if (current()) tails[k] = data; };
-  S.pair = function (k, data) { if (current()) pairFiles[k] = data; };
+  S.pair = function (k, data) { if (current()) groupFiles[k] = data; };
   /* Forgets the index read so far: `rulebook serve` calls it when it has written the index
      again (src/serve/live.js). A search shown or under way is run again on the new one (its
      results, and the placeholders still to fill, are documents of the old one). */
   S.reset = function () {
     gen++;
     meta = null; chars = null; stopWords = null;
-    shards = {}; tails = {}; chunks = {}; loading = {}; pairFiles = {};
+    shards = {}; tails = {}; chunks = {}; loading = {}; groupFiles = {};
     runs++;
     if (input && !box.hidden && input.value.trim()) update();
     else seq++;
@@ -363,7 +363,7 @@
     if (!best) return null;
     best.data = groupData(best.k, best.terms);
     // a file without the group (none the build writes): no head rather than a loop loading it
-    return best.data || !pairFiles[best.k] ? best : null;
+    return best.data || !groupFiles[best.k] ? best : null;
   }
   /* The query word other than `not` that has `term` as a loaded exact match, or -1. */
   function exactWord(words, term, not) {
@@ -378,7 +378,7 @@
   }
   /* A loaded group head as {low: [bound per language], lists: {term: [title, body]}}. */
   function groupData(k, terms) {
-    var f = pairFiles[k], key = terms.slice().sort().join(" "), raw, sorted, l, nl = meta.langs.length, out, per;
+    var f = groupFiles[k], key = terms.slice().sort().join(" "), raw, sorted, l, nl = meta.langs.length, out, per;
     if (!f || !f.hasOwnProperty(key)) return null;
     raw = f[key];
     if (!Array.isArray(raw)) return raw;
@@ -646,7 +646,7 @@
       else if (mineLang) page = exactFirst(ranked, sc, words.length, words.lengths);
       else other = other.concat(ranked.slice(0, SHOWN_OTHER));
     }
-    if (blocked.length) return { blocked: blocked, open: sc.open, pairFile: pr && !pr.data ? "search/p/" + pr.k + ".js" : null };
+    if (blocked.length) return { blocked: blocked, open: sc.open, groupFile: pr && !pr.data ? "search/p/" + pr.k + ".js" : null };
     other.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     return { page: page, other: other, words: words };
   }
@@ -673,7 +673,7 @@
       r = rank(words);
       if (!r.blocked) return Promise.resolve(r);
       // a group head first: it proves most queries of common words without their tiers
-      if (r.pairFile) want.add(r.pairFile);
+      if (r.groupFile) want.add(r.groupFile);
       else r.blocked.forEach(function (li) {
         var top = null;
         r.open.forEach(function (o) {
