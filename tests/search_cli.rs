@@ -297,3 +297,53 @@ fn a_language_without_documents_does_not_rebuild_the_index_each_time() {
         "the index was built again: {text}"
     );
 }
+
+/// The index's vocabulary is kept in a file beside it, so a search need not work it out from
+/// the index each time. Without that file, or with a damaged one, every search gives the
+/// same results as with it (prefixes and typos too, which are found in the vocabulary), and
+/// the index is not built again for it.
+#[test]
+fn a_missing_or_damaged_vocabulary_file_changes_no_result() {
+    let d = default_site();
+    let queries: [&[&str]; 5] = [
+        &["phoenixborn", "--lang", "en"],
+        &["phoenixbor", "--lang", "en"],
+        &["phonixborn", "--lang", "en"],
+        &["пломенекровного", "--lang", "uk"],
+        &["жетон вис", "--lang", "uk"],
+    ];
+    let want: Vec<Vec<Value>> = queries.iter().map(|q| search_json(d.path(), q)).collect();
+    assert!(want.iter().all(|h| !h.is_empty()), "{want:#?}");
+    let file = d.path().join(".rulebook-cache/search/index/vocabulary.tsv");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0].parse::<usize>().unwrap(), lines.len() - 1);
+    let terms = &lines[1..];
+    assert!(terms.len() > 100, "{} terms", terms.len());
+    assert!(terms.windows(2).all(|w| w[0] < w[1]), "not sorted");
+    assert!(terms.iter().any(|l| l.starts_with("phoenixborn\t")));
+    let stamp = d.path().join(".rulebook-cache/search/stamp.json");
+    let built = std::fs::metadata(&stamp).unwrap().modified().unwrap();
+    let kept = |ls: &[&str]| ls.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let unsorted = lines[..1].iter().chain(terms.iter().rev()).copied();
+    let damaged = [
+        None,
+        Some("1\nphoenixborn\tmany\n".to_string()),
+        Some(kept(&unsorted.collect::<Vec<_>>())),
+        // cut short: what is left is well formed, but most words are missing
+        Some(kept(&lines[..lines.len() / 4])),
+    ];
+    for damage in damaged {
+        match &damage {
+            None => std::fs::remove_file(&file).unwrap(),
+            Some(t) => std::fs::write(&file, t).unwrap(),
+        }
+        let got: Vec<Vec<Value>> = queries.iter().map(|q| search_json(d.path(), q)).collect();
+        assert_eq!(got, want, "{damage:?}");
+    }
+    assert_eq!(
+        std::fs::metadata(&stamp).unwrap().modified().unwrap(),
+        built,
+        "the index was built again"
+    );
+}

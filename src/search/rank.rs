@@ -208,12 +208,12 @@ pub fn spelling(exact: &str, term: &str) -> String {
 /// occurrences of the term are spelled with `г`. The query's spelling is [`Word::spelling`]
 /// for the word's own term and the typed prefix (with `ґ`) for a completion; typo expansions
 /// are left alone. Nobody is demoted when no document has the query's spelling.
-pub fn folded_docs(
+pub fn folded_docs<S: std::hash::BuildHasher>(
     word: &Word,
     term: &str,
     weight: f64,
-    totals: &HashMap<u32, u32>,
-    variants: &[(String, HashMap<u32, u32>)],
+    totals: &HashMap<u32, u32, S>,
+    variants: &[(String, HashMap<u32, u32, S>)],
 ) -> HashSet<u32> {
     let own = weight == 1.0;
     if variants.is_empty() || !(own || weight == PREFIX_WEIGHT) {
