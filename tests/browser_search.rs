@@ -773,7 +773,8 @@ fn measure_search() {
             }
         }
         slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
-        slowest.truncate(5);
+        // the keystrokes that decide the 95th percentile are about the 17th slowest
+        slowest.truncate(24);
         println!("{lang} slowest keystrokes: {slowest:?}");
         times.sort_by(f64::total_cmp);
         let p = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
