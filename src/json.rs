@@ -5,38 +5,64 @@
 ///
 /// Most text has nothing to escape, so one pass over the bytes rules that out first; `fold`
 /// rather than `any`, because with no early exit the test is vectorized, and on text with
-/// nothing to escape it would run to the end anyway.
+/// nothing to escape it would run to the end anyway. Text with something to escape (a
+/// passage of the search index with a line break in it) is then looked at [`BLOCK`] bytes at a
+/// time, the same way, and only a block with something in it byte by byte: a byte at a time
+/// throughout, such text cost 45 M of the 2,009 M instructions of a 200-chapter build.
 pub fn escape_into(text: &str, out: &mut String) {
-    let special = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
-    if !text.bytes().fold(false, |found, b| found | special(b)) {
+    let bytes = text.as_bytes();
+    if !has_special(bytes) {
         out.push_str(text);
         return;
     }
     // every character to escape is ASCII: the runs between them are copied whole
     let mut from = 0;
-    for (i, &b) in text.as_bytes().iter().enumerate() {
-        if !special(b) {
-            continue;
-        }
-        out.push_str(&text[from..i]);
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(HEX[usize::from(b >> 4)] as char);
-                out.push(HEX[usize::from(b & 0xf)] as char);
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + BLOCK).min(bytes.len());
+        if has_special(&bytes[start..end]) {
+            for (i, &b) in bytes.iter().enumerate().take(end).skip(start) {
+                if special(b) {
+                    out.push_str(&text[from..i]);
+                    push_escaped(b, out);
+                    from = i + 1;
+                }
             }
         }
-        from = i + 1;
+        start = end;
     }
     out.push_str(&text[from..]);
+}
+
+/// Bytes [`escape_into`] tests at once in text with something to escape.
+const BLOCK: usize = 32;
+
+/// A byte JSON escapes: a control character, `"` or `\`.
+fn special(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+fn has_special(bytes: &[u8]) -> bool {
+    bytes.iter().fold(false, |found, &b| found | special(b))
+}
+
+/// The escape of one byte that [`special`] says JSON escapes, as serde_json writes it.
+fn push_escaped(b: u8, out: &mut String) {
+    match b {
+        b'"' => out.push_str("\\\""),
+        b'\\' => out.push_str("\\\\"),
+        b'\n' => out.push_str("\\n"),
+        b'\r' => out.push_str("\\r"),
+        b'\t' => out.push_str("\\t"),
+        0x08 => out.push_str("\\b"),
+        0x0c => out.push_str("\\f"),
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 0xf)] as char);
+        }
+    }
 }
 
 /// [`escape_into`] for JSON inside a `<script>` element: `<` also as `\u003c`, so that no
@@ -123,6 +149,12 @@ mod tests {
     proptest! {
         #[test]
         fn escapes_any_text_like_serde_json(s in "\\PC{0,40}|[\\x00-\\x7f]{0,40}") {
+            prop_assert_eq!(quoted(&s), serde_json::to_string(&s).unwrap());
+        }
+
+        /// Longer text, a few characters to escape in it: runs over several blocks.
+        #[test]
+        fn escapes_long_text_like_serde_json(s in "([a-zа-яʼ ]{0,45}[\"\\\\\n\t\u{1}]?){0,8}") {
             prop_assert_eq!(quoted(&s), serde_json::to_string(&s).unwrap());
         }
     }
