@@ -34,9 +34,10 @@ const FORMAT: u32 = 7;
 /// Where the index lives, below the site folder.
 pub const CACHE_DIR: &str = ".rulebook-cache/search";
 /// The index's vocabulary ([`SearchIndex::vocabulary`]), written beside it when it is built:
-/// the number of terms, then one `term<TAB>frequency` line per term, sorted. Every search plans its words over the
-/// vocabulary, and working it out from the index (every term of three fields, 41,732 at 2,000
-/// chapters) took 18 to 24 ms of each warm search; the file is read in a few.
+/// the number of terms, then one `term<TAB>frequency` line per term, sorted. Every search
+/// plans its words over the vocabulary, and working it out from the index (every term of three
+/// fields, 41,732 at 2,000 chapters) took 18 to 24 ms of each warm search; the file is read in
+/// a few.
 const VOCABULARY: &str = "vocabulary.tsv";
 
 /// The site's analyzer as a tantivy tokenizer: one token per word, its text the word's term.
