@@ -667,9 +667,9 @@
     return {
       items: items,
       add: function (d, s) {
-        var at = items.length, last = items[at - 1];
-        if (at === k && (s < last[1] || (s === last[1] && d > last[0]))) return;
+        var at = items.length;
         while (at > 0 && (items[at - 1][1] < s || (items[at - 1][1] === s && items[at - 1][0] > d))) at--;
+        if (at === k) return;
         items.splice(at, 0, [d, s]);
         if (items.length > k) items.pop();
       }
