@@ -433,7 +433,7 @@
      scores and bounds (score()). A document outside the head with all the words through
      their exact matches scores at most the head's bound for them, and one without all of
      them is bounded through its other parts. */
-  function groupPart(P, d, L, anyMode, best, bounds) {
+  function groupPart(P, d, L, anyMode, best, bounds, out) {
     var n = P.idx.length, g, w, sg, u, r, v, all = true, sum = 0, sumU = 0, minU = Infinity;
     var mixed = 0, above = false, gap = Infinity, cap = 0, exact = true;
     for (g = 0; g < n; g++) {
@@ -453,7 +453,32 @@
     }
     if (!above) mixed -= gap;
     var x = all ? sum : Math.min(sumU, anyMode ? Math.max(P.low[L], sumU - minU) : P.low[L]);
-    return { u: Math.min(Math.max(x, mixed), cap), exact: exact };
+    out.u = Math.min(Math.max(x, mixed), cap);
+    out.exact = exact;
+    return out;
+  }
+  /* The most the group's words can add to document d: groupPart's cap, worked out the same
+     way (so the same bits), which its part never exceeds. */
+  function groupCap(P, d, best, bounds) {
+    var cap = 0, w;
+    for (var g = 0; g < P.idx.length; g++) {
+      w = P.idx[g];
+      cap += Math.max(best[w][d], bounds[w]);
+    }
+    return cap;
+  }
+  /* score()'s arrays of a number per document, kept from one ranking to the next: a keystroke
+     ranks once per round of loading, and each ranking made (and left to the collector)
+     several arrays the size of the site. One ranking runs at a time (rank() is synchronous),
+     and nothing it returns holds them. */
+  var perDoc = { f64: { make: Float64Array, list: [], used: 0 }, u8: { make: Uint8Array, list: [], used: 0 },
+    i32: { make: Int32Array, list: [], used: 0 } };
+  function zeroed(pool) {
+    var a = pool.list[pool.used];
+    if (a && a.length === meta.n) a.fill(0);
+    else a = pool.list[pool.used] = new pool.make(meta.n);
+    pool.used++;
+    return a;
   }
   /* Scores the words over the postings taken in. best[w]: every document's best weighted
      score for word w over its expansions (typed arrays: a common word is thousands of
@@ -466,22 +491,23 @@
      from. */
   function score(words, pr) {
     var n = meta.n, nl = meta.langs.length, boost = [TITLE_BOOST, 1];
-    var mine = new Float64Array(n), touched = new Int32Array(n), mark = new Uint8Array(n);
+    perDoc.f64.used = perDoc.u8.used = perDoc.i32.used = 0;
+    var mine = zeroed(perDoc.f64), touched = zeroed(perDoc.i32), mark = zeroed(perDoc.u8);
     var seen = meta.langs.map(function () { return []; }), best = [], bound = [], opened = [], P = null, added = null;
     /* rank.rs step 5: per word, the documents with its own term in the title; and their
        title's length id */
-    var titled = [], titleLen = new Uint8Array(n);
+    var titled = [], titleLen = zeroed(perDoc.u8);
     if (pr && pr.data) {
       P = { idx: pr.idx, low: pr.data.low, of: new Int8Array(words.length).fill(-1), s: [], r: [], B: [], O: [] };
       pr.idx.forEach(function (w, g) {
         P.of[w] = g;
-        P.s.push(new Float64Array(n)); P.r.push(new Float64Array(n));
+        P.s.push(zeroed(perDoc.f64)); P.r.push(zeroed(perDoc.f64));
         P.B.push(new Float64Array(nl)); P.O.push(new Float64Array(nl));
       });
-      added = new Uint8Array(n);
+      added = zeroed(perDoc.u8);
     }
     words.forEach(function (word, wi) {
-      var b = new Float64Array(n), bd = new Float64Array(nl), th = new Uint8Array(n);
+      var b = zeroed(perDoc.f64), bd = new Float64Array(nl), th = zeroed(perDoc.u8);
       titled.push(th);
       var side = P ? P.of[wi] : -1;
       word.expansions.forEach(function (e) {
@@ -605,28 +631,38 @@
   function combine(sc, nwords, li, need, anyMode) {
     var i, d, w, s, m, v, u, exact, maybe, pp, can;
     var P = sc.pair;
-    var bounds = sc.bound.map(function (b) { return b[li]; }), open = bounds.some(function (x) { return x > 0; });
+    // a typed array: to the engine, an array of whole numbers (nothing out: all 0) is another
+    // kind than one with fractions, and the loop below was thrown out of its compiled form
+    // when the kind changed
+    var bounds = new Float64Array(nwords), open = false;
+    for (w = 0; w < nwords; w++) {
+      bounds[w] = sc.bound[w][li];
+      if (bounds[w] > 0) open = true;
+    }
     // with nothing out: the best documents with every word, else the best with any
     var all = open ? null : topOf(need), any = open ? null : topOf(need);
     var loose = 0, sure = topOf(need);
     /* what the group adds to a document none of its words' postings name: the same for all
        of them, and most documents are such (those of the query's other words only) */
-    var unnamed = P ? groupPart(P, -1, li, anyMode, sc.best, bounds) : null;
-    for (i = 0; i < sc.seen[li].length; i++) {
-      d = sc.seen[li][i];
+    var unnamed = P ? groupPart(P, -1, li, anyMode, sc.best, bounds, {}) : null, part = {};
+    var seen = sc.seen[li], best = sc.best, of = P ? P.of : null;
+    for (i = 0; i < seen.length; i++) {
+      d = seen[i];
       s = 0; m = 0; u = 0; exact = true; maybe = true;
       for (w = 0; w < nwords; w++) {
-        v = sc.best[w][d];
+        v = best[w][d];
         s += v;
         if (v > 0) m++;
         if (v === 0 && bounds[w] === 0) maybe = false;
-        if (P && P.of[w] >= 0) continue;
+        if (of && of[w] >= 0) continue;
         if (v < bounds[w]) exact = false;
         u += Math.max(v, bounds[w]);
       }
-      s = round(s);
       if (!open) {
         if (s > 0) {
+          // below the last of full lists by more than rounding moves a score: changes neither
+          if (any.under(s) && (m !== nwords || all.under(s))) continue;
+          s = round(s);
           any.add(d, s);
           if (m === nwords) all.add(d, s);
         }
@@ -634,13 +670,16 @@
       }
       can = anyMode ? m > 0 : m === nwords;
       // the group's part, where it can decide something: whether a document is sure, or how
-      // much one that is not could score
+      // much one that is not could score. A document that cannot be sure only raises `loose`,
+      // and not when even the group's cap leaves it below: most documents of common words,
+      // and working their part out was most of a keystroke's ranking.
       if (P && ((can && exact) || anyMode || maybe)) {
-        pp = named(P, d, sc.best) ? groupPart(P, d, li, anyMode, sc.best, bounds) : unnamed;
+        if (!(can && exact) && u + groupCap(P, d, best, bounds) <= loose) continue;
+        pp = named(P, d, best) ? groupPart(P, d, li, anyMode, best, bounds, part) : unnamed;
         u += pp.u;
         if (!pp.exact) exact = false;
       }
-      if (can && exact) sure.add(d, s);
+      if (can && exact) sure.add(d, round(s));
       else if (anyMode || maybe) loose = Math.max(loose, u);
     }
     if (!open) return all.items.length ? all.items : any.items;
@@ -672,7 +711,9 @@
         if (at === k) return;
         items.splice(at, 0, [d, s]);
         if (items.length > k) items.pop();
-      }
+      },
+      /* whether s, however round() moves it, would be kept by none */
+      under: function (s) { return k > 0 && items.length === k && s + 1e-6 < items[k - 1][1]; }
     };
   }
 
