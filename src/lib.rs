@@ -24,6 +24,7 @@ pub mod glossary;
 pub mod html;
 pub mod init;
 pub mod json;
+pub mod lean;
 pub mod limits;
 pub mod lists;
 pub mod load;

@@ -75,7 +75,7 @@ pub fn write_service_worker(
     let Some(f) = site.theme.static_files.get("js/sw.js") else {
         return Ok(false);
     };
-    let template = site.theme.read_static(f).map_err(io)?;
+    let template = site.theme.read_static("js/sw.js", f).map_err(io)?;
     let version = format!("{:016x}", index.value().wrapping_add(files.value()));
     let offline = offline_index(dir);
     write_file(dir, "sw.js", &service_worker(&template, &version, &offline)).map_err(io)?;

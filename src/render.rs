@@ -792,7 +792,7 @@ pub fn write_site(
     };
     small.push(("robots.txt".into(), robots.into_bytes()));
     for (name, f) in &site.theme.static_files {
-        match site.theme.read_static(f) {
+        match site.theme.read_static(name, f) {
             Ok(b) => small.push((format!("static/{name}"), b)),
             Err(e) => fails.push(Diagnostic::error(
                 "io",

@@ -457,10 +457,25 @@ impl Theme {
             .collect()
     }
 
-    pub fn read_static(&self, f: &StaticFile) -> std::io::Result<Vec<u8>> {
-        match f {
-            StaticFile::Embedded(b) => Ok(b.to_vec()),
-            StaticFile::Disk(p) => std::fs::read(p),
+    /// The bytes to write for static file `name` (its path below `static/`). The theme's own
+    /// scripts and stylesheets are served lean ([`crate::lean`]), also when a site brings an
+    /// unchanged copy of one; a file of the site's own, or a theme file it changed, is
+    /// written exactly as it is.
+    pub fn read_static(&self, name: &str, f: &StaticFile) -> std::io::Result<Vec<u8>> {
+        let bytes = match f {
+            StaticFile::Embedded(b) => b.to_vec(),
+            StaticFile::Disk(p) => std::fs::read(p)?,
+        };
+        let ours = EMBEDDED
+            .iter()
+            .any(|(path, b)| path.strip_prefix("static/") == Some(name) && *b == bytes.as_slice());
+        match (
+            ours,
+            crate::lean::kind_of(name),
+            std::str::from_utf8(&bytes),
+        ) {
+            (true, Some(kind), Ok(text)) => Ok(crate::lean::lean(text, kind).into_bytes()),
+            _ => Ok(bytes),
         }
     }
 }

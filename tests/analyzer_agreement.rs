@@ -183,14 +183,13 @@ process.stdin.on('end', () => {
 });
 "#;
 
-/// The JavaScript tokens and fold of every input.
-fn run_node(inputs: &[String]) -> Vec<(Vec<Tok>, String)> {
-    let js = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/js/analyzer.js");
+/// The tokens and fold of every input by the JavaScript analyzer in file `js`.
+fn run_node(js: &Path, inputs: &[String]) -> Vec<(Vec<Tok>, String)> {
     assert!(js.is_file(), "missing {}", js.display());
     let mut child = Command::new("node")
         .arg("-e")
         .arg(NODE_SCRIPT)
-        .env("RULEBOOK_ANALYZER_JS", &js)
+        .env("RULEBOOK_ANALYZER_JS", js)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -211,7 +210,8 @@ fn run_node(inputs: &[String]) -> Vec<(Vec<Tok>, String)> {
         .expect("inputs written to node");
     assert!(
         output.status.success(),
-        "node failed on static/js/analyzer.js: {}",
+        "node failed on {}: {}",
+        js.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     serde_json::from_slice(&output.stdout).expect("node printed JSON")
@@ -229,11 +229,23 @@ fn javascript_and_rust_analyzers_agree() {
     let inputs: Vec<String> = inputs.into_iter().collect();
     assert!(inputs.len() >= 5000, "only {} inputs", inputs.len());
 
-    let js = run_node(&inputs);
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/js/analyzer.js");
+    let js = run_node(&source, &inputs);
     assert_eq!(
         js.len(),
         inputs.len(),
         "node answered for a different number of inputs"
+    );
+    // the script as a site serves it, without its comment lines (src/lean.rs), answers alike
+    let dir = tempfile::tempdir().unwrap();
+    let served = dir.path().join("analyzer.js");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let lean = rulebook::lean::lean(&text, rulebook::lean::Kind::Script);
+    assert!(lean.len() < text.len(), "nothing was left out");
+    std::fs::write(&served, lean).unwrap();
+    assert!(
+        run_node(&served, &inputs) == js,
+        "the served analyzer.js answers otherwise than static/js/analyzer.js"
     );
     let mut diffs = Vec::new();
     let mut tokens = 0;

@@ -1026,3 +1026,53 @@ fn the_summary_counts_chapters_in_the_singular_and_plural() {
     std::fs::remove_file(dir.path().join("content/en/02-combat.md")).unwrap();
     assert!(said(dir.path()).starts_with("built 1 chapter per language,"));
 }
+
+#[test]
+fn the_themes_scripts_are_served_lean_and_a_sites_own_as_written() {
+    let source = |rel: &str| std::fs::read_to_string(repo().join(rel)).unwrap();
+    let comment_lines = |text: &str| {
+        text.lines()
+            .filter(|l| l.trim_start().starts_with("/*") || l.trim_start().starts_with("//"))
+            .count()
+    };
+    // a site with the theme's `site.js` copied unchanged, and a `reading.js` of its own
+    let own = "// my own note\n  console.log(\"reading\"); /* kept */\n";
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-intro.md", EN_INTRO),
+        ("static/js/site.js", &source("static/js/site.js")),
+        ("static/js/reading.js", own),
+    ]);
+    build_ok(dir.path());
+    let out = dir.path().join("public/static");
+    for rel in [
+        "js/search.js",
+        "js/analyzer.js",
+        "js/site.js",
+        "css/style.css",
+    ] {
+        let theirs = source(&format!("static/{rel}"));
+        let served = std::fs::read_to_string(out.join(rel)).unwrap();
+        assert!(
+            comment_lines(&theirs) > 0,
+            "{rel} has no comment line to leave out"
+        );
+        assert_eq!(comment_lines(&served), 0, "{rel}");
+        assert!(
+            served.len() < theirs.len(),
+            "{rel}: {} of {}",
+            served.len(),
+            theirs.len()
+        );
+        let kind = rulebook::lean::kind_of(rel).unwrap();
+        assert_eq!(served, rulebook::lean::lean(&theirs, kind), "{rel}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("js/reading.js")).unwrap(),
+        own
+    );
+    // the worker too: its version lines, then the lean script
+    let worker = std::fs::read_to_string(dir.path().join("public/sw.js")).unwrap();
+    assert!(worker.starts_with("var RULEBOOK_VERSION = "), "{worker}");
+    assert_eq!(comment_lines(&worker), 0);
+}
