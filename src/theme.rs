@@ -466,15 +466,14 @@ impl Theme {
             StaticFile::Embedded(b) => b.to_vec(),
             StaticFile::Disk(p) => std::fs::read(p)?,
         };
+        let Some(kind) = crate::lean::kind_of(name) else {
+            return Ok(bytes);
+        };
         let ours = EMBEDDED
             .iter()
             .any(|(path, b)| path.strip_prefix("static/") == Some(name) && *b == bytes.as_slice());
-        match (
-            ours,
-            crate::lean::kind_of(name),
-            std::str::from_utf8(&bytes),
-        ) {
-            (true, Some(kind), Ok(text)) => Ok(crate::lean::lean(text, kind).into_bytes()),
+        match std::str::from_utf8(&bytes) {
+            Ok(text) if ours => Ok(crate::lean::lean(text, kind).into_bytes()),
             _ => Ok(bytes),
         }
     }
