@@ -435,7 +435,7 @@
      them is bounded through its other parts. */
   function groupPart(P, d, L, anyMode, best, bounds, out) {
     var n = P.idx.length, g, w, sg, u, r, v, all = true, sum = 0, sumU = 0, minU = Infinity;
-    var mixed = 0, above = false, gap = Infinity, cap = 0, exact = true;
+    var mixed = 0, above = false, gap = Infinity, exact = true;
     for (g = 0; g < n; g++) {
       w = P.idx[g];
       sg = d < 0 ? 0 : P.s[g][d];
@@ -448,22 +448,22 @@
       // the most with one word at least through another expansion
       mixed += Math.max(u, r);
       if (r > u) above = true; else if (u - r < gap) gap = u - r;
-      cap += Math.max(v, bounds[w]);
       if (!((sg > 0 || P.B[g][L] <= v) && P.O[g][L] <= v)) exact = false;
     }
     if (!above) mixed -= gap;
     var x = all ? sum : Math.min(sumU, anyMode ? Math.max(P.low[L], sumU - minU) : P.low[L]);
-    out.u = Math.min(Math.max(x, mixed), cap);
+    out.u = Math.min(Math.max(x, mixed), groupCap(P, d, best, bounds));
     out.exact = exact;
     return out;
   }
-  /* The most the group's words can add to document d: groupPart's cap, worked out the same
-     way (so the same bits), which its part never exceeds. */
+  /* The most the group's words can add to document d (d < 0: one no posting taken in names),
+     through their scores or their bounds: groupPart's part never exceeds it, so combine()
+     skips a document this cap already leaves below the bound. */
   function groupCap(P, d, best, bounds) {
     var cap = 0, w;
     for (var g = 0; g < P.idx.length; g++) {
       w = P.idx[g];
-      cap += Math.max(best[w][d], bounds[w]);
+      cap += Math.max(d < 0 ? 0 : best[w][d], bounds[w]);
     }
     return cap;
   }
@@ -687,7 +687,7 @@
     u = 0;
     for (w = 0; w < nwords; w++) {
       if (!anyMode && bounds[w] === 0) { u = -1; break; }
-      if (!P || P.of[w] < 0) u += bounds[w];
+      if (!of || of[w] < 0) u += bounds[w];
     }
     if (u < 0) u = 0;
     else if (P) u += unnamed.u;
