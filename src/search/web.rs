@@ -60,9 +60,14 @@ pub const SHARD_BYTES: usize = 2 * 1024;
 /// costs the build as much as the analysis of about 1,500 words of text on an ext4 disk
 /// without a journal (BENCHMARKS.md).
 pub const NUMBER_SHARD_BYTES: usize = 8 * 1024;
-/// Target size of a tier file before compression; a tier of at least half of it has a file
-/// of its own (see [`group`]).
-pub const TIER_BYTES: usize = 10 * 1024;
+/// Target size of a file of tiers or of group heads before compression; a tier of at least
+/// half of it has a file of its own (see [`group`]). A file holds the pieces of neighbouring
+/// terms, and a query needs one of them: at 10 KB, `кубик сили` loaded five tier files for
+/// its two words' tiers, and three quarters of two of them were other words' (`куд`, `куп`,
+/// `світ`, `символ`). At 2 KB, the 100 test queries at 2,000 chapters load 830 KB of term
+/// shards, tiers and group heads rather than 1,244, with 931 more files (14,004) and no build
+/// time difference that eight rounds in turns could tell from the noise (BENCHMARKS.md).
+pub const TIER_BYTES: usize = 2 * 1024;
 /// Documents per document chunk. A result loads its whole chunk, so this is the price of
 /// showing one result; and the chunks are most of the site's files, which cost the build
 /// more than their bytes (creating a file is slow on some file systems: ext4 without a
