@@ -29,8 +29,10 @@
      typed letter by letter load the same files either way. (At 0.8, with the typo shards
      batched too, 4% more bytes.) */
   var BATCH = 0.9;
-  /* A term shard is about 0.2 of a tier file (SHARD_BYTES against TIER_BYTES in
-     src/search/web.rs). `exhaustion token` at 2,000 chapters was proven by the shard of the
+  /* A term shard was about 0.2 of a tier file when tier files were 10 KB (SHARD_BYTES against
+     TIER_BYTES in src/search/web.rs); with tier files of 2 KB, 0.1 to 0.6 move the bytes of
+     the 100 test queries at 2,000 chapters by 2 % (837 to 820 KB), and it stays.
+     `exhaustion token` at 2,000 chapters was proven by the shard of the
      typo expansion `dxhaust` (bound 12.6) after two tier files of `exhaust` and `token`
      (bounds 17.1 and 14.9, 14.5 KB) that did not prove it; the shard first proves it alone.
      Such shards come in one round (one at a time, `exhaustion to` typed waited 290 ms).
