@@ -65,8 +65,8 @@ pub const NUMBER_SHARD_BYTES: usize = 8 * 1024;
 /// terms, and a query needs one of them: at 10 KB, `кубик сили` loaded five tier files for
 /// its two words' tiers, and three quarters of two of them were other words' (`куд`, `куп`,
 /// `світ`, `символ`). At 2 KB, the 100 test queries at 2,000 chapters load 830 KB of term
-/// shards, tiers and group heads rather than 1,244, with 931 more files (14,004) and no build
-/// time difference that eight rounds in turns could tell from the noise (BENCHMARKS.md).
+/// shards, tiers and group heads rather than 1,244, with 931 more files (14,004), which cost
+/// the build a few percent (BENCHMARKS.md: 1–5 % in turns at 200 chapters).
 pub const TIER_BYTES: usize = 2 * 1024;
 /// Documents per document chunk. A result loads its whole chunk, so this is the price of
 /// showing one result; and the chunks are most of the site's files, which cost the build
