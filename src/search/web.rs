@@ -63,7 +63,7 @@ pub const NUMBER_SHARD_BYTES: usize = 8 * 1024;
 /// Target size of a file of tiers or of group heads before compression; a tier of at least
 /// half of it has a file of its own (see [`group`]). A file holds the pieces of neighbouring
 /// terms, and a query needs one of them: at 10 KB, `кубик сили` loaded five tier files for
-/// its two words' tiers, and three quarters of two of them were other words' (`куд`, `куп`,
+/// its two words' tiers, and more than half of two of them was other words' (`куд`, `куп`,
 /// `світ`, `символ`). At 2 KB, the 100 test queries at 2,000 chapters load 830 KB of term
 /// shards, tiers and group heads rather than 1,244, with 931 more files (14,004), which cost
 /// the build a few percent (BENCHMARKS.md: 1–5 % in turns at 200 chapters).
