@@ -27,5 +27,7 @@ if [ -f tests/browser/package.json ] && [ ! -f tests/browser/node_modules/axe-co
   (cd tests/browser && npm install --silent --no-audit --no-fund)
 fi
 
-cargo build --release --quiet
+# No `cargo build --release` first: the tests build the binary they run themselves, with the
+# features the test dependencies turn on, so a separate build compiled about fifty crates and
+# the whole tool a second time (about three of the ten minutes of a fresh machine's run).
 cargo test --release -- --test-threads="${RULEBOOK_TEST_THREADS:-2}"
