@@ -72,4 +72,5 @@ async function main() {
   }
   console.log(`${queries.length} queries: ${(total / 1024).toFixed(0)} KB gz in all, ${over} over 20 KB, ${differ} ranked otherwise than with every tier loaded`);
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+if (require.main === module) main().catch((e) => { console.error(e); process.exit(1); });
+module.exports = { page };
