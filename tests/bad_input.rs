@@ -7,9 +7,7 @@
 //! Markdown (100,000-deep nesting, a 10 MB line) is paired with one deliberate broken reference
 //! after it: the build must get through the extreme part and still count lines right.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 const EN_A: &str = "---\nid: a\ntitle: A\nweight: 1\n---\n\n## 1.1.0 One\n\nSee 1.1.0.\n";

@@ -1,12 +1,10 @@
 //! Browser checks of the core pages: the language switch keeps the reader's section, and the
 //! root page picks a language. Runs headless Chromium (see tests/common/browser.rs).
 
-mod common;
-
 use std::time::Duration;
 
-use common::browser::Browser;
-use common::*;
+use crate::common::browser::Browser;
+use crate::common::*;
 
 fn fixture() -> tempfile::TempDir {
     let mut long = String::from("---\nid: rules\ntitle: Rules\n---\n\nIntro.\n\n");

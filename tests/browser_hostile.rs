@@ -6,10 +6,8 @@
 //! (raw HTML allowed), where the payloads sit only in places that are never HTML: titles,
 //! front-matter values, glossary terms.
 
-mod common;
-
-use common::browser::Browser;
-use common::*;
+use crate::common::browser::Browser;
+use crate::common::*;
 
 /// Markdown full of script: raw tags, event handlers, `javascript:` links, and payloads inside
 /// the link texts and image descriptions the renderer rewrites.

@@ -4,12 +4,10 @@
 //! section-address page showed its error before anything was typed, and the print view's links
 //! led to folder listings from `file://`. Runs headless Chromium (see tests/common/browser.rs).
 
-mod common;
-
 use serde_json::Value;
 
-use common::browser::Browser;
-use common::*;
+use crate::common::browser::Browser;
+use crate::common::*;
 
 fn wait_loaded(b: &Browser) {
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
@@ -29,7 +27,7 @@ fn search(b: &Browser, q: &str) -> Value {
 
 #[test]
 fn the_search_panel_stays_inside_the_window() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     for width in [390, 700, 1000, 1200] {
         b.resize(width, 800);
@@ -51,7 +49,7 @@ fn the_search_panel_stays_inside_the_window() {
 
 #[test]
 fn a_heading_jumped_to_is_below_the_header() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1000, 800);
     for (width, page) in [
         (1000, "uk/damage-and-destruction/#7.1.1"),
@@ -78,7 +76,7 @@ fn a_heading_jumped_to_is_below_the_header() {
 
 #[test]
 fn the_language_switch_keeps_side_by_side_and_forgets_a_stale_anchor() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}uk/introduction/?pair=en", server.url));
     wait_loaded(&b);
@@ -105,7 +103,7 @@ fn the_language_switch_keeps_side_by_side_and_forgets_a_stale_anchor() {
 
 #[test]
 fn the_section_address_page_complains_only_about_a_number_it_lacks() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1000, 800);
     let shown = "return getComputedStyle(document.querySelector('.short-missing')).display";
     b.goto(&format!("{}uk/s/", server.url));
@@ -121,7 +119,7 @@ fn the_section_address_page_complains_only_about_a_number_it_lacks() {
 
 #[test]
 fn the_print_views_links_open_pages_from_the_file_system() {
-    let out = built_default_site("browser-layout");
+    let out = built_default_site();
     let b = Browser::start(1000, 800);
     let url = format!("file://{}", out.join("en/print/index.html").display());
     b.goto(&url);
@@ -150,7 +148,7 @@ fn the_print_views_links_open_pages_from_the_file_system() {
 
 #[test]
 fn the_arrows_tell_screen_readers_which_result_they_reach() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}en/", server.url));
     wait_loaded(&b);
@@ -169,7 +167,7 @@ fn the_arrows_tell_screen_readers_which_result_they_reach() {
 
 #[test]
 fn a_long_definition_fades_out_and_every_page_has_its_icon() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}en/attacking/", server.url));
     wait_loaded(&b);
@@ -199,7 +197,7 @@ fn a_long_definition_fades_out_and_every_page_has_its_icon() {
 /// to that language's page.
 #[test]
 fn a_result_in_a_chapter_not_translated_yet_stays_in_the_readers_language() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}uk/", server.url));
     wait_loaded(&b);
@@ -218,7 +216,7 @@ fn a_result_in_a_chapter_not_translated_yet_stays_in_the_readers_language() {
 /// and the view ended at the next chapter, whose links carried no `?pair=`.
 #[test]
 fn the_reader_keeps_their_place_through_the_glossary_switch_and_the_side_by_side_view() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     let arrived = |path: &str| {
         b.wait_until(
@@ -275,7 +273,7 @@ fn the_reader_keeps_their_place_through_the_glossary_switch_and_the_side_by_side
 /// afterwards (the focus had left the box). And Enter on a result still loading went nowhere.
 #[test]
 fn a_search_result_on_this_page_closes_the_panel_and_enter_waits_for_a_loading_one() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     let open = "return !document.getElementById('search-results').hidden";
     b.goto(&format!("{}en/damage-and-destruction/", server.url));
@@ -339,7 +337,7 @@ fn a_search_result_on_this_page_closes_the_panel_and_enter_waits_for_a_loading_o
 /// cut to "Словник терм" with no sign of the rest) and nothing runs past the window.
 #[test]
 fn the_headers_links_are_whole_at_phone_widths() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(390, 800);
     for width in [320, 360, 390, 414] {
         b.resize(width, 800);
@@ -364,7 +362,7 @@ fn the_headers_links_are_whole_at_phone_widths() {
 /// the digits of a footnote mark ("Discarding Cards94").
 #[test]
 fn section_numbers_with_commas_and_breadcrumbs_without_footnote_marks() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}uk/s/?n=7%2C1%2C0", server.url));
     b.wait_until(
@@ -390,7 +388,7 @@ fn section_numbers_with_commas_and_breadcrumbs_without_footnote_marks() {
 /// languages: nothing makes the page wider than its window.
 #[test]
 fn the_side_by_side_view_does_not_scroll_sideways() {
-    let server = served_default_site("browser-layout");
+    let server = served_default_site();
     let b = Browser::start(900, 800);
     // the first element that ends past the window and is not inside a box that scrolls
     let measure = "var w = document.documentElement.clientWidth, out = null; document.querySelectorAll('body *').forEach(function (e) { if (out) return; var r = e.getBoundingClientRect(); if (r.right <= w + 0.5 || !r.width) return; for (var p = e.parentElement; p && p !== document.body; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return; out = e.tagName + '.' + e.className + ' ' + JSON.stringify((e.textContent || '').slice(0, 40)) + ' ends at ' + Math.round(r.right); }); return [document.documentElement.scrollWidth, w, out];";

@@ -3,14 +3,12 @@
 //! starts a new page and external links show their address. Screenshots go to
 //! `target/screenshots/`.
 
-mod common;
-
-use common::browser::Browser;
-use common::*;
+use crate::common::browser::Browser;
+use crate::common::*;
 use serde_json::json;
 
 fn server() -> &'static StaticServer {
-    served_default_site("print")
+    served_default_site()
 }
 
 fn open(b: &Browser, path: &str) {

@@ -2,19 +2,17 @@
 //! tooltips, cross-link previews, short section addresses, the side-by-side view, the theme
 //! toggle and axe-core. Screenshots go to `target/screenshots/` for a person to look at.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::browser::Browser;
-use common::*;
+use crate::common::browser::Browser;
+use crate::common::*;
 
 fn built() -> &'static PathBuf {
-    built_default_site("reading")
+    built_default_site()
 }
 
 fn server() -> &'static StaticServer {
-    served_default_site("reading")
+    served_default_site()
 }
 
 fn open(b: &Browser, path: &str) {

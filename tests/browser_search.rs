@@ -3,12 +3,10 @@
 //! content; search keeps working offline once the service worker has the index; and the
 //! browser ranks like `rulebook search`.
 
-mod common;
-
 use std::path::Path;
 
-use common::browser::Browser;
-use common::*;
+use crate::common::browser::Browser;
+use crate::common::*;
 use serde_json::Value;
 
 /// A section whose first match for `basilisk` is far from its start (past the characters
@@ -203,7 +201,7 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
 /// the others in, in the ranked order.
 #[test]
 fn results_past_the_panel_load_when_they_come_into_view() {
-    let server = served_default_site("browser-search-lazy");
+    let server = served_default_site();
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}uk/", server.url));
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
@@ -684,7 +682,7 @@ fn searches_bytes(
 }
 
 /// Measures a built site (not a check: speed is never asserted). Run with
-/// `RULEBOOK_SEARCH_BENCH=path/to/public cargo test --release --test browser_search -- --ignored --nocapture`.
+/// `RULEBOOK_SEARCH_BENCH=path/to/public cargo test --release --test e2e browser_search::measure_search -- --ignored --nocapture`.
 /// Prints the gzip bytes of the first and later searches and the keystroke-to-results times.
 #[test]
 #[ignore]

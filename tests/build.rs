@@ -1,8 +1,6 @@
 //! End-to-end tests of `rulebook build` on small fixture sites: the output is parsed as HTML.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 const EN_INTRO: &str = r#"---
 id: intro

@@ -1,9 +1,7 @@
 //! `rulebook check`: every kind of finding on a fixture, JSON output, `--strict`, coverage
 //! figures on a fixture whose numbers are known, and the stale-translation flow.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn check_json(dir: &std::path::Path, extra: &[&str]) -> (i32, serde_json::Value) {
     let mut args = vec!["check", "--site", dir.to_str().unwrap(), "--format", "json"];

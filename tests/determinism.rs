@@ -2,9 +2,7 @@
 //! threads, the order the files were created in (which is the order many file systems list
 //! them in), or the folder the site lives in.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

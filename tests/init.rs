@@ -1,8 +1,6 @@
 //! `rulebook init DIR`: the new site builds at once, checks clean, and init never overwrites.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn init_output_builds_and_checks_clean() {

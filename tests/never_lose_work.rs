@@ -2,9 +2,7 @@
 //! site exactly as it was; `--output` refuses folders that are not ours; links out of the site
 //! are not followed.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

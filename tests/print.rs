@@ -1,12 +1,10 @@
 //! The print view (`/<lang>/print/`): every chapter on one page, in reading order, with unique
 //! ids and every in-page link landing on the page; checked by parsing the built HTML.
 
-mod common;
-
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// The chapter ids of a language's contents page, in its order.
 fn contents_order(out: &Path, lang: &str) -> Vec<String> {

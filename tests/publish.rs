@@ -2,12 +2,10 @@
 //! link resolving over HTTP, the Pages files (.nojekyll, bilingual 404, sitemap with hreflang,
 //! robots.txt, CNAME), and the machine-readable exports.
 
-mod common;
-
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// A copy of the default site (content only) with `site.yaml` changed by `edit`.
 fn default_site(edit: impl Fn(&str) -> String) -> tempfile::TempDir {

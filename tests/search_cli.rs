@@ -1,9 +1,7 @@
 //! `rulebook search`: results as JSON and text, the index kept out of public/, built on a fresh
 //! checkout and rebuilt when the content changes, and clear errors.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn field<'a>(v: &'a Value, k: &str) -> &'a str {

@@ -2,11 +2,9 @@
 //! top 5, spelling variants find identical results, and a one-letter typo still finds the
 //! intended section in the top 3. Each table prints its score; the targets are the issue's.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// URLs of the top `n` Ukrainian results.
 fn top(site: &Path, q: &str, n: usize) -> Vec<String> {

@@ -2,16 +2,14 @@
 //! keeping its scroll position), the error overlay (and the last good site served meanwhile),
 //! and requests for files outside the output folder refused in every encoding.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::browser::Browser;
-use common::http::{get, get_timeout};
-use common::*;
+use crate::common::browser::Browser;
+use crate::common::http::{get, get_timeout};
+use crate::common::*;
 
 /// A running `rulebook serve`, stopped when dropped.
 struct Serve {

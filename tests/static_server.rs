@@ -2,13 +2,11 @@
 //! open, as Chromium's parallel keep-alive connections do (a pool that queued the fifth one
 //! behind four idle ones once hung a page load for 300 s).
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 
 /// Sends one keep-alive GET and returns the connection, still open, with the response.
 fn ask(addr: &str, path: &str) -> (TcpStream, String) {

@@ -15,15 +15,15 @@ pub use scraper::{Html, Selector};
 #[allow(unused_imports)] // not every test crate serves a site
 pub use static_server::StaticServer;
 
-/// The default content built once per test binary, into a folder named after `tag`: what the
-/// browser tests of the reading aids and the print view open. The folder is under the build's
-/// own temporary folder (`target/tmp`), and each run's build replaces the last one's: one
-/// named after the process in the system's temporary folder was never removed, and a process
-/// id coming round again met an earlier rulebook's site there.
-pub fn built_default_site(tag: &str) -> &'static PathBuf {
+/// The default content built once per test run, into `site-default` under the build's own
+/// temporary folder (`target/tmp`): what the browser tests of the layout, the reading aids,
+/// the print view and search open, none of which changes it. Each run's build replaces the
+/// last one's: a folder named after the process in the system's temporary folder was never
+/// removed, and a process id coming round again met an earlier rulebook's site there.
+pub fn built_default_site() -> &'static PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("site-{tag}"));
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("site-default");
         let r = run(&[
             "build",
             "--site",
@@ -36,10 +36,10 @@ pub fn built_default_site(tag: &str) -> &'static PathBuf {
     })
 }
 
-/// [`built_default_site`] served over loopback HTTP, once per test binary.
-pub fn served_default_site(tag: &str) -> &'static StaticServer {
+/// [`built_default_site`] served over loopback HTTP, once per test run.
+pub fn served_default_site() -> &'static StaticServer {
     static SERVER: std::sync::OnceLock<StaticServer> = std::sync::OnceLock::new();
-    SERVER.get_or_init(|| StaticServer::start(built_default_site(tag), "/"))
+    SERVER.get_or_init(|| StaticServer::start(built_default_site(), "/"))
 }
 
 /// Where browser tests write their screenshots (named in the closing notes and the README).

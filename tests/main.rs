@@ -1,0 +1,32 @@
+//! The end-to-end tests, one module a file, built as one test binary (`cargo test --test e2e`).
+//!
+//! One binary, not one per file: each binary links the whole tool, tantivy and the browser
+//! driver again, so the 22 of them took about two minutes of a fresh machine's compile; and the
+//! harness runs one binary after another, each waiting for its slowest test, where one shares
+//! its threads among all the tests. Run one file's tests with `cargo test --release --test e2e
+//! browser_search::`.
+
+mod common;
+
+mod analyzer_agreement;
+mod bad_input;
+mod browser_core;
+mod browser_hostile;
+mod browser_layout;
+mod browser_print;
+mod browser_reading;
+mod browser_search;
+mod build;
+mod check;
+mod determinism;
+mod fuzz_regressions;
+mod init;
+mod never_lose_work;
+mod print;
+mod publish;
+mod search_cli;
+mod search_quality;
+mod section_refs_props;
+mod seeds_preserved;
+mod serve;
+mod static_server;
