@@ -1,10 +1,10 @@
 //! The end-to-end tests, one module a file, built as one test binary (`cargo test --test e2e`).
 //!
-//! One binary, not one per file: each binary links the whole tool, tantivy and the browser
-//! driver again, so the 22 of them took about two minutes of a fresh machine's compile; and the
-//! harness runs one binary after another, each waiting for its slowest test, where one shares
-//! its threads among all the tests. Run one file's tests with `cargo test --release --test e2e
-//! browser_search::`.
+//! One binary, not one per file: each binary is compiled and linked with the whole tool,
+//! tantivy and the browser driver, and the 22 of them took 128 s of a fresh machine's compile
+//! (processor time; about 40 s as one). The harness also ran them one after another, each
+//! waiting for its slowest test, where one binary shares its threads among all the tests. Run
+//! one file's tests with `cargo test --release --test e2e browser_search::`.
 
 mod common;
 

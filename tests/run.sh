@@ -28,6 +28,6 @@ if [ -f tests/browser/package.json ] && [ ! -f tests/browser/node_modules/axe-co
 fi
 
 # No `cargo build --release` first: the tests build the binary they run themselves, with the
-# features the test dependencies turn on, so a separate build compiled about fifty crates and
-# the whole tool a second time (about three of the ten minutes of a fresh machine's run).
+# features the test dependencies turn on, so a separate build compiled 47 crates and the whole
+# tool a second time (about 3 of the 13 minutes this command took on a fresh machine).
 cargo test --release -- --test-threads="${RULEBOOK_TEST_THREADS:-2}"

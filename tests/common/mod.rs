@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub use scraper::{Html, Selector};
-#[allow(unused_imports)] // not every test crate serves a site
 pub use static_server::StaticServer;
 
 /// The default content built once per test run, into `site-default` under the build's own
