@@ -4,7 +4,9 @@
 //! tantivy and the browser driver, and the 22 of them took 128 s of a fresh machine's compile
 //! (processor time; about 40 s as one). The harness also ran them one after another, each
 //! waiting for its slowest test, where one binary shares its threads among all the tests. Run
-//! one file's tests with `cargo test --release --test e2e browser_search::`.
+//! one file's tests with `cargo test --release --test e2e browser_search::`. A new file here
+//! must be added to the list below: `Cargo.toml` turns off finding test files by themselves
+//! (`autotests = false`), so one not listed is not compiled.
 
 mod common;
 
