@@ -10,7 +10,7 @@
  * QUERIES.json: [[query, language], …] (bench/search_queries.json). Prints each query whose
  * lists differ, then the count that agree. Exits 1 when any differs. */
 "use strict";
-const path = require("path"), { execFileSync } = require("child_process");
+const fs = require("fs"), path = require("path"), { execFileSync } = require("child_process");
 const { page } = require("./search_bytes.js");
 
 async function main() {
@@ -19,7 +19,7 @@ async function main() {
     console.error("usage: node bench/agreement.js RULEBOOK SITE QUERIES.json");
     process.exit(2);
   }
-  const queries = JSON.parse(require("fs").readFileSync(list, "utf8"));
+  const queries = JSON.parse(fs.readFileSync(list, "utf8"));
   const jsdir = path.join(__dirname, "..", "static", "js");
   let agree = 0;
   for (const [q, lang] of queries) {

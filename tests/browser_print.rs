@@ -7,12 +7,8 @@ use crate::common::browser::Browser;
 use crate::common::*;
 use serde_json::json;
 
-fn server() -> &'static StaticServer {
-    served_default_site()
-}
-
 fn open(b: &Browser, path: &str) {
-    b.goto(&format!("{}{path}", server().url));
+    b.goto(&format!("{}{path}", served_default_site().url));
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
 }
 

@@ -2,21 +2,11 @@
 //! tooltips, cross-link previews, short section addresses, the side-by-side view, the theme
 //! toggle and axe-core. Screenshots go to `target/screenshots/` for a person to look at.
 
-use std::path::PathBuf;
-
 use crate::common::browser::Browser;
 use crate::common::*;
 
-fn built() -> &'static PathBuf {
-    built_default_site()
-}
-
-fn server() -> &'static StaticServer {
-    served_default_site()
-}
-
 fn open(b: &Browser, path: &str) {
-    b.goto(&format!("{}{path}", server().url));
+    b.goto(&format!("{}{path}", served_default_site().url));
     b.wait_until(
         "return document.readyState === 'complete' && window.Rulebook",
         10,
@@ -96,7 +86,9 @@ fn cross_link_preview() {
     // opened from disk too: the previews load as scripts, which file:// allows
     b.goto(&format!(
         "file://{}",
-        built().join("en/game-round/index.html").display()
+        built_default_site()
+            .join("en/game-round/index.html")
+            .display()
     ));
     b.wait_until(
         "return document.readyState === 'complete' && window.Rulebook",
@@ -142,7 +134,7 @@ fn cross_link_preview() {
 #[test]
 fn short_address_leads_to_the_section() {
     let b = Browser::start(1000, 800);
-    b.goto(&format!("{}uk/s/7.1.0/", server().url));
+    b.goto(&format!("{}uk/s/7.1.0/", served_default_site().url));
     b.wait_until(
         "return location.pathname.indexOf('/uk/damage-and-destruction/') === 0 && location.hash === '#7.1.0'",
         10,
@@ -154,7 +146,7 @@ fn short_address_leads_to_the_section() {
         .unwrap();
     assert!((-5.0..200.0).contains(&top), "7.1.0 is in view: {top}");
     // an unknown number asks for another one
-    b.goto(&format!("{}en/s/?99.99.99", server().url));
+    b.goto(&format!("{}en/s/?99.99.99", served_default_site().url));
     b.wait_until(
         "return document.documentElement.getAttribute('data-missing') === '99.99.99'",
         10,

@@ -1,6 +1,5 @@
 //! Helpers shared by the end-to-end tests: fixture sites, running the binary, parsing output,
 //! a loopback HTTP server for built sites, and a headless Chromium driven over WebDriver.
-#![allow(dead_code)]
 
 pub mod browser;
 pub mod http;
