@@ -247,6 +247,51 @@ fn english_typos_still_find_the_section() {
     assert!(pct >= 90.0, "{missed:#?}");
 }
 
+/// Everyday words the book does not have, nor one typo away from one of its words. Typos are
+/// matched on stems, and the stems of long words can be short (`медитувати` → `медит`,
+/// `працювати` → `прац`): such a word must not find unrelated sections through a typo of
+/// its stem. Target: each finds nothing.
+const ABSENT: &[(&str, &str)] = &[
+    ("uk", "медитувати"),
+    ("uk", "малювати"),
+    ("uk", "танцювати"),
+    ("uk", "готувати"),
+    ("uk", "працювати"),
+    ("uk", "подорожувати"),
+    ("uk", "фотографувати"),
+    ("uk", "телефонувати"),
+    ("uk", "читати"),
+    ("uk", "співати"),
+    ("uk", "снідати"),
+    ("uk", "велосипед"),
+    ("uk", "парасолька"),
+    ("uk", "університет"),
+    ("en", "telephone"),
+    ("en", "umbrella"),
+    ("en", "bicycle"),
+    ("en", "kitchen"),
+    ("en", "hospital"),
+    ("en", "coffee"),
+];
+
+#[test]
+fn words_the_book_does_not_have_find_nothing() {
+    let d = default_site();
+    let found: Vec<String> = ABSENT
+        .iter()
+        .filter_map(|(lang, w)| {
+            let hits = top_in(d.path(), lang, w, 10);
+            (!hits.is_empty()).then(|| format!("{lang} {w}: {hits:?}"))
+        })
+        .collect();
+    println!(
+        "absent words: {}/{} find nothing",
+        ABSENT.len() - found.len(),
+        ABSENT.len()
+    );
+    assert!(found.is_empty(), "{found:#?}");
+}
+
 /// Queries with little words (`на`, `і`, `a`) find what the same query without them finds
 /// first: every word must match, and a little word is not what the user looks for.
 #[test]

@@ -7,7 +7,7 @@
 //! 2. Each word is expanded over the index's vocabulary ([`expand`]) — a word with a digit
 //!    only to itself — into: the word's own term
 //!    (weight 1), terms within edit distance 1 (from 5 letters) or 2 (from 9 letters) of it
-//!    (typos), and for the last word, which may be half typed, the terms that start with what
+//!    (typos; no more than the stem's own length allows, see [`typo_budget`]), and for the last word, which may be half typed, the terms that start with what
 //!    was typed. At most [`MAX_EXPANSIONS`] terms per word, best first, so a two-letter prefix
 //!    does not pull in half the vocabulary (nor half the browser index).
 //! 3. A document's score for a word is the best, over the word's expansions, of
@@ -262,6 +262,27 @@ pub fn max_distance(chars: usize) -> usize {
     }
 }
 
+/// Typos tolerated in a query word typed in `typed` letters whose stem is `stem` letters long:
+/// [`max_distance`] of the word, and no more than its stem allows: none in a stem of 2
+/// letters or fewer, nor in one of 3 left of a word of 7 or more (mostly ending); one in a
+/// stem of 3 to 5 letters; two from 6.
+///
+/// Why: typos are matched on stems, and a stem can be much shorter than the word typed.
+/// `медитувати` (ten letters, so two typos) has the stem `медит`, two edits from `мет`
+/// (`мета`, a goal) and `мусит` (`мусить`, must); `малювати` (eight letters, one typo) has
+/// the stem `мал`, one edit from `маг` (`магія`, magic) and `ма`. Such words, which the book
+/// does not have, found unrelated sections. A short word keeps its typo (`маоія` finds `магія`, stem `маг`),
+/// and a stem of 6 its two (`medtation`, stem `medtat`, finds `meditation`).
+pub fn typo_budget(typed: usize, stem: usize) -> usize {
+    let by_stem = match stem {
+        0..=2 => 0,
+        3 if typed >= 7 => 0,
+        3..=5 => 1,
+        _ => 2,
+    };
+    max_distance(typed).min(by_stem)
+}
+
 /// Optimal string alignment distance over characters, giving up (returning `limit + 1`) once
 /// it must exceed `limit`.
 pub fn distance(a: &[char], b: &[char], limit: usize) -> usize {
@@ -359,7 +380,7 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
     let t: Vec<char> = term.chars().collect();
     let typed_chars: Vec<char> = typed.chars().collect();
     let typed_len = typed_chars.len();
-    let max_d = max_distance(typed_len);
+    let max_d = typo_budget(typed_len, t.len());
     let prefix = last && typed_len >= MIN_PREFIX;
     // a word the index does not know may be a typo in its ending, which the stemmer then
     // could not take off (see [`ending_distance`])
@@ -656,6 +677,34 @@ mod tests {
         assert_eq!(distance(&c("жетон"), &c("жеотн"), 2), 1);
         assert_eq!(distance(&c(""), &c("аб"), 2), 2);
         assert_eq!(distance(&c("аб"), &c(""), 2), 2);
+    }
+
+    #[test]
+    fn a_short_stem_of_a_long_word_gets_fewer_typos() {
+        let stem = |w: &str| tokenize(w)[0].term.clone();
+        assert_eq!(stem("медитувати"), "медит");
+        assert_eq!(stem("малювати"), "мал");
+        assert_eq!(typo_budget(10, 5), 1);
+        assert_eq!(typo_budget(8, 3), 0);
+        assert_eq!(typo_budget(5, 3), 1);
+        assert_eq!(typo_budget(6, 3), 1);
+        assert_eq!(typo_budget(5, 4), 1);
+        assert_eq!(typo_budget(9, 6), 2);
+        assert_eq!(typo_budget(9, 2), 0);
+        // the word's own length still caps it
+        assert_eq!(typo_budget(4, 4), 0);
+        assert_eq!(typo_budget(8, 8), 1);
+        let v = vocab(&["мет", "мусит", "мав", "медик", "карт", "маг"]);
+        let terms = |w: &str| -> Vec<String> {
+            let t = stem(w);
+            expand(&t, w, false, &v).into_iter().map(|e| e.0).collect()
+        };
+        // two edits of `медит`, one of `мал`: not typos of these words
+        assert_eq!(terms("медитувати"), ["медик"]);
+        assert!(terms("малювати").is_empty());
+        assert_eq!(terms("кврти"), ["карт"]);
+        assert_eq!(stem("маоія"), "мао");
+        assert!(terms("маоія").contains(&"маг".to_string()));
     }
 
     #[test]

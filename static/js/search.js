@@ -263,6 +263,10 @@
     return any ? out : [];
   }
   function maxDistance(n) { return n <= 4 ? 0 : n <= 8 ? 1 : 2; }
+  /* rank.rs `typo_budget`: the word's typos, and no more than its stem allows */
+  function typoBudget(typed, stem) {
+    return Math.min(maxDistance(typed), stem <= 2 || (stem === 3 && typed >= 7) ? 0 : stem <= 5 ? 1 : 2);
+  }
   /* rank.rs `osa_rows`: the optimal string alignment table of a[..rows] against b, a row at
      a time: row(i, distance(a[..i], b), the row's least) until it returns false. */
   function osaRows(a, b, rows, row) {
@@ -303,7 +307,7 @@
   }
   function expand(term, typed, last) {
     if (isNumber(term)) return null; // decided once its shard is loaded: see run()
-    var t = Array.from(term), typedChars = Array.from(typed), typedLen = typedChars.length, maxD = maxDistance(typedLen);
+    var t = Array.from(term), typedChars = Array.from(typed), typedLen = typedChars.length, maxD = typoBudget(typedLen, t.length);
     var prefix = last && typedLen >= MIN_PREFIX, found = [], terms = meta.terms, i, v, w, dist;
     /* a word the index does not know may be a typo in its ending (endingDistance) */
     var unknown = maxD > 0 && !meta.at.has(term);
