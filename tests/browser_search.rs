@@ -261,9 +261,9 @@ fn cli_top_ten(site: &Path, lang: &str, q: &str) -> Vec<String> {
         .collect()
 }
 
-/// Queries of [`AGREEMENT`] whose first page step 5 (rank.rs `exact_first`) orders, and whose
-/// typos `typo_budget` limits: the two sides must agree on each of them, not only on 95 % of
-/// all.
+/// Queries of [`AGREEMENT`] whose first page step 5 (rank.rs `exact_first`) orders, whose
+/// typos `typo_budget` limits, and whose last word is a number written short
+/// (`number_completions`): the two sides must agree on each of them, not only on 95 % of all.
 const MUST_AGREE: &[&str] = &[
     "поле бою",
     "полем бою",
@@ -279,6 +279,9 @@ const MUST_AGREE: &[&str] = &[
     "медитувати",
     "працювати",
     "medtation",
+    "7.1",
+    "11.2",
+    "1.1",
 ];
 
 /// Queries of the agreement check: terms, phrases, word forms, typos and prefixes, in both
@@ -382,6 +385,14 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("uk", "медитувати"),
     ("uk", "працювати"),
     ("en", "medtation"),
+    // a section number written short, as the last word (rank.rs `number_completions`)
+    ("en", "7.1"),
+    ("en", "11.2"),
+    ("en", "1.1"),
+    ("uk", "7.1"),
+    ("en", "12"),
+    ("en", "damage 7.1"),
+    ("en", "7.1 damage"),
 ];
 
 #[test]
@@ -417,8 +428,8 @@ fn browser_and_command_line_agree_on_the_top_ten() {
     }
     let pct = agree as f64 * 100.0 / AGREEMENT.len() as f64;
     println!("top-10 agreement: {agree}/{} ({pct:.1} %)", AGREEMENT.len());
-    // step 5 (exact names first) and the typo budget are the same rules on both sides: no
-    // difference allowed there
+    // step 5 (exact names first), the typo budget and short numbers are the same rules on both
+    // sides: no difference allowed there
     for q in MUST_AGREE {
         assert!(
             !differ

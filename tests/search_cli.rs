@@ -198,6 +198,23 @@ fn a_section_number_finds_its_section_first() {
     }
 }
 
+/// A section number written short (`7.1` for 7.1.0), as the last word, finds its section
+/// first, before the subsections whose shorter titles and rarer numbers score higher
+/// (`11.2.3 Draft` against `11.2.0 [AOP] Drafting with a Large Group`).
+#[test]
+fn a_section_number_written_short_finds_its_section_first() {
+    let d = default_site();
+    for (q, want) in [
+        ("7.1", "7.1.0"),
+        ("11.2", "11.2.0"),
+        ("1.1", "1.1.0"),
+        ("12", "12.0.0"),
+    ] {
+        let hits = search_json(d.path(), &[q, "--lang", "en", "--limit", "3"]);
+        assert_eq!(field(&hits[0], "section"), want, "{q}: {hits:#?}");
+    }
+}
+
 /// Folders that a search killed outright (SIGKILL, a power cut) left in the cache are removed
 /// by the next search that builds the index; a running process's are not touched.
 #[test]

@@ -4,12 +4,14 @@
 //!
 //! 1. The query is analyzed like the text ([`super::analyzer::tokenize`]); each distinct term
 //!    is a query word.
-//! 2. Each word is expanded over the index's vocabulary ([`expand`]) — a word with a digit
-//!    only to itself — into: the word's own term
+//! 2. Each word is expanded over the index's vocabulary ([`expand`]) into: the word's own term
 //!    (weight 1), terms within edit distance 1 (from 5 letters) or 2 (from 9 letters) of it
-//!    (typos; no more than the stem's own length allows, see [`typo_budget`]), and for the last word, which may be half typed, the terms that start with what
-//!    was typed. At most [`MAX_EXPANSIONS`] terms per word, best first, so a two-letter prefix
-//!    does not pull in half the vocabulary (nor half the browser index).
+//!    (typos; no more than the stem's own length allows, see [`typo_budget`]), and for the
+//!    last word, which may be half typed, the terms that start with what was typed. A word
+//!    with a digit only to itself, but for a half-typed section number as the last word
+//!    ([`number_completions`]: `7.1` for `7.1.0`). At most [`MAX_EXPANSIONS`] terms per word,
+//!    best first, so a two-letter prefix does not pull in half the vocabulary (nor half the
+//!    browser index).
 //! 3. A document's score for a word is the best, over the word's expansions, of
 //!    `weight × (TITLE_BOOST × bm25(title) + bm25(body))`, with BM25 as tantivy computes it
 //!    (k1 = 1.2, b = 0.75, tantivy's quantized field lengths).
@@ -372,10 +374,13 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
     // large site's vocabulary (every section number), and leaving them out of expansion is
     // what keeps the browser's word list small.
     if is_number(term) {
-        return match vocab.binary_search_by(|(v, _)| v.as_str().cmp(term)) {
+        let mut out = match vocab.binary_search_by(|(v, _)| v.as_str().cmp(term)) {
             Ok(_) => vec![(term.to_string(), 1.0)],
             Err(_) => Vec::new(),
         };
+        out.extend(number_completions(term, last, vocab));
+        out.truncate(MAX_EXPANSIONS);
+        return out;
     }
     let t: Vec<char> = term.chars().collect();
     let typed_chars: Vec<char> = typed.chars().collect();
@@ -419,6 +424,40 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
     found
         .into_iter()
         .map(|(w, _, i)| (vocab[i].0.clone(), w))
+        .collect()
+}
+
+/// The section numbers that a half-typed number (the query's last word, of at least
+/// [`MIN_PREFIX`] characters, digits and dots) stands for. When the number with zeros added
+/// is a term (`7.1.0` for `7.1`, `12.0.0` for `12`), that number, weight 1: `7.1` is how
+/// people write section 7.1.0, and it should come first, before the subsections whose
+/// shorter titles and rarer numbers would outrank it. Otherwise every term that starts with
+/// the number and a dot (`1042.1.0`, `1042.1.1`, … for `1042`), in the vocabulary's order,
+/// weighted [`PREFIX_WEIGHT`]. Cut at a dot only: `7.1` is not the start of `7.10.0`. Typing
+/// a number now shows its section before the number is whole, as a word shows its matches
+/// from its first two letters. The browser takes the same terms from the number shards they
+/// are in (`search.js`, `numberCompletions`).
+fn number_completions(term: &str, last: bool, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
+    if !last || term.chars().count() < MIN_PREFIX || !super::web::is_plain_number(term) {
+        return Vec::new();
+    }
+    let prefix = format!("{term}.");
+    let start = vocab.partition_point(|(v, _)| v.as_str() < prefix.as_str());
+    let all: Vec<&str> = vocab[start..]
+        .iter()
+        .map(|(v, _)| v.as_str())
+        .take_while(|v| v.starts_with(&prefix))
+        .collect();
+    let zeros: Vec<(String, f64)> = all
+        .iter()
+        .filter(|v| v[prefix.len()..].bytes().all(|b| b == b'0' || b == b'.'))
+        .map(|v| (v.to_string(), 1.0))
+        .collect();
+    if !zeros.is_empty() {
+        return zeros;
+    }
+    all.into_iter()
+        .map(|v| (v.to_string(), PREFIX_WEIGHT))
         .collect()
 }
 
@@ -677,6 +716,35 @@ mod tests {
         assert_eq!(distance(&c("жетон"), &c("жеотн"), 2), 1);
         assert_eq!(distance(&c(""), &c("аб"), 2), 2);
         assert_eq!(distance(&c("аб"), &c(""), 2), 2);
+    }
+
+    #[test]
+    fn a_half_typed_section_number_stands_for_its_section() {
+        let v = vocab(&[
+            "1042.1.0", "1042.1.1", "12", "12.0.0", "12.1.0", "7.1.0", "7.1.1", "7.10.0",
+        ]);
+        let e = |q: &str, last: bool| expand(q, q, last, &v);
+        // the number with zeros added, alone, when the index has it
+        assert_eq!(e("7.1", true), [("7.1.0".to_string(), 1.0)]);
+        assert_eq!(
+            e("12", true),
+            [("12".to_string(), 1.0), ("12.0.0".to_string(), 1.0)]
+        );
+        // else every number it begins, cut at a dot (not 7.10.0)
+        assert_eq!(
+            e("1042", true),
+            [
+                ("1042.1.0".to_string(), PREFIX_WEIGHT),
+                ("1042.1.1".to_string(), PREFIX_WEIGHT)
+            ]
+        );
+        assert_eq!(e("7.1.1", true), [("7.1.1".to_string(), 1.0)]);
+        // only the last word, from two characters, digits and dots only
+        assert!(e("7.1", false).is_empty());
+        assert!(e("7", true).is_empty());
+        assert!(e("7.1a", true).is_empty());
+        // most numbers begin nothing
+        assert!(e("3.2", true).is_empty());
     }
 
     #[test]

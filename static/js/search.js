@@ -330,8 +330,32 @@
   }
   function plan(q) {
     var words = queryWords(q);
-    words.forEach(function (w, i) { w.expansions = expand(w.term, w.typed, i + 1 === words.length); });
+    words.forEach(function (w, i) {
+      w.last = i + 1 === words.length;
+      w.expansions = expand(w.term, w.typed, w.last);
+    });
     return words;
+  }
+  /* rank.rs `number_completions`: a half-typed number (the last word, digits and dots) stands
+     for the number with zeros added when the index has it (7.1 for 7.1.0), else for every
+     term that starts with it and a dot. They are in the number shards from `number.` on. */
+  function numberPrefix(w) {
+    return w.last && Array.from(w.term).length >= MIN_PREFIX && w.term.length <= 32 &&
+      /^[0-9]+(\.[0-9]+)*$/.test(w.term) ? w.term + "." : null;
+  }
+  function numberShards(p) {
+    var out = [], k, end = shardOf(p + "\uffff");
+    for (k = shardOf(p); k <= end; k++) out.push(k);
+    return out;
+  }
+  function numberCompletions(p) {
+    var all = [], zeros;
+    numberShards(p).forEach(function (k) {
+      Object.keys(shards[k]).forEach(function (t) { if (t.startsWith(p)) all.push(t); });
+    });
+    all.sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
+    zeros = all.filter(function (t) { return /^[0.]*$/.test(t.slice(p.length)); });
+    return zeros.length ? zeros.map(function (t) { return [t, 1]; }) : all.map(function (t) { return [t, PREFIX_WEIGHT]; });
   }
   /* BM25 (rank.rs `bm25`, as tantivy computes it) in two parts: bm25Shared(df, n), idf times
      (K1 + 1), what every posting of a term in a field shares; then bm25Part(a, tf, f, id) for
@@ -798,7 +822,11 @@
       var words = plan(q), need = new Set();
       if (!words.length) return { page: [], other: [], words: words };
       words.forEach(function (w) {
-        if (!w.expansions) { need.add(shardOf(w.term)); return; }
+        if (!w.expansions) {
+          need.add(shardOf(w.term));
+          if (numberPrefix(w)) numberShards(numberPrefix(w)).forEach(function (k) { need.add(k); });
+          return;
+        }
         // a word's exact matches and first prefix matches are loaded at once; its typo
         // expansions too when it has nothing closer; the others only when their bound could
         // change the results
@@ -812,7 +840,9 @@
         return shards[k] ? null : script("search/t/" + k + ".js");
       })).then(function () {
         words.forEach(function (w) {
-          if (!w.expansions) w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
+          if (w.expansions) return;
+          w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
+          if (numberPrefix(w)) w.expansions = w.expansions.concat(numberCompletions(numberPrefix(w))).slice(0, MAX_EXPANSIONS);
         });
         return settle(words, ticket);
       }).then(function (r) { return spelledFirst(r, q); });
