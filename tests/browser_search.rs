@@ -385,7 +385,7 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("uk", "медитувати"),
     ("uk", "працювати"),
     ("en", "medtation"),
-    // a section number written short, as the last word (rank.rs `number_completions`)
+    // a section number written short: alone, and beside a word (rank.rs `number_completions`)
     ("en", "7.1"),
     ("en", "11.2"),
     ("en", "1.1"),

@@ -8,7 +8,7 @@
 //!    (weight 1), terms within edit distance 1 (from 5 letters) or 2 (from 9 letters) of it
 //!    (typos; no more than the stem's own length allows, see [`typo_budget`]), and for the
 //!    last word, which may be half typed, the terms that start with what was typed. A word
-//!    with a digit only to itself, but for a half-typed section number as the last word
+//!    with a digit only to itself, but for a query of one section number written short
 //!    ([`number_completions`]: `7.1` for `7.1.0`). At most [`MAX_EXPANSIONS`] terms per word,
 //!    best first, so a two-letter prefix does not pull in half the vocabulary (nor half the
 //!    browser index).
@@ -374,13 +374,10 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
     // large site's vocabulary (every section number), and leaving them out of expansion is
     // what keeps the browser's word list small.
     if is_number(term) {
-        let mut out = match vocab.binary_search_by(|(v, _)| v.as_str().cmp(term)) {
+        return match vocab.binary_search_by(|(v, _)| v.as_str().cmp(term)) {
             Ok(_) => vec![(term.to_string(), 1.0)],
             Err(_) => Vec::new(),
         };
-        out.extend(number_completions(term, last, vocab));
-        out.truncate(MAX_EXPANSIONS);
-        return out;
     }
     let t: Vec<char> = term.chars().collect();
     let typed_chars: Vec<char> = typed.chars().collect();
@@ -427,18 +424,20 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
         .collect()
 }
 
-/// The section numbers that a half-typed number (the query's last word, of at least
-/// [`MIN_PREFIX`] characters, digits and dots) stands for. When the number with zeros added
-/// is a term (`7.1.0` for `7.1`, `12.0.0` for `12`), that number, weight 1: `7.1` is how
-/// people write section 7.1.0, and it should come first, before the subsections whose
-/// shorter titles and rarer numbers would outrank it. Otherwise every term that starts with
-/// the number and a dot (`1042.1.0`, `1042.1.1`, … for `1042`), in the vocabulary's order,
-/// weighted [`PREFIX_WEIGHT`]. Cut at a dot only: `7.1` is not the start of `7.10.0`. Typing
-/// a number now shows its section before the number is whole, as a word shows its matches
-/// from its first two letters. The browser takes the same terms from the number shards they
-/// are in (`search.js`, `numberCompletions`).
-fn number_completions(term: &str, last: bool, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
-    if !last || term.chars().count() < MIN_PREFIX || !super::web::is_plain_number(term) {
+/// The section numbers that a query of one number written short (at least [`MIN_PREFIX`]
+/// characters, digits and dots) stands for. When the number with zeros added is a term
+/// (`7.1.0` for `7.1`, `12.0.0` for `12`), that number, weight 1: `7.1` is how people write
+/// section 7.1.0, and it should come first, before the subsections whose shorter titles and
+/// rarer numbers would outrank it. Otherwise every term that starts with the number and a dot
+/// (`1042.1.0`, `1042.1.1`, … for `1042`), in the vocabulary's order, weighted
+/// [`PREFIX_WEIGHT`]. Cut at a dot only: `7.1` is not the start of `7.10.0`. Typing a number
+/// shows its section before the number is whole, as a word shows its matches from its first
+/// two letters. A number beside other words (`тип 86`, `exhausted 7`) is only itself: there it
+/// is more often a count or the number of a glossary entry of that name than a section. The
+/// browser takes the same terms from the number shards they are in (`search.js`,
+/// `numberCompletions`).
+fn number_completions(term: &str, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
+    if term.chars().count() < MIN_PREFIX || !super::web::is_plain_number(term) {
         return Vec::new();
     }
     let prefix = format!("{term}.");
@@ -475,8 +474,13 @@ pub fn plan(query: &str, vocab: &[(String, u64)]) -> Vec<Word> {
         .enumerate()
         .map(|(i, (term, exact))| {
             let typed = exact.replace('ґ', "г");
+            let mut expansions = expand(&term, &typed, i + 1 == n, vocab);
+            if n == 1 {
+                expansions.extend(number_completions(&term, vocab));
+                expansions.truncate(MAX_EXPANSIONS);
+            }
             Word {
-                expansions: expand(&term, &typed, i + 1 == n, vocab),
+                expansions,
                 spelling: spelling(&exact, &term),
                 term,
                 typed,
@@ -719,32 +723,34 @@ mod tests {
     }
 
     #[test]
-    fn a_half_typed_section_number_stands_for_its_section() {
+    fn a_section_number_written_short_stands_for_its_section() {
         let v = vocab(&[
-            "1042.1.0", "1042.1.1", "12", "12.0.0", "12.1.0", "7.1.0", "7.1.1", "7.10.0",
+            "1042.1.0", "1042.1.1", "12", "12.0.0", "12.1.0", "7.1.0", "7.1.1", "7.10.0", "damag",
         ]);
-        let e = |q: &str, last: bool| expand(q, q, last, &v);
+        let e = |q: &str| -> Vec<Vec<(String, f64)>> {
+            plan(q, &v).into_iter().map(|w| w.expansions).collect()
+        };
+        let one = |t: &str, w: f64| vec![(t.to_string(), w)];
         // the number with zeros added, alone, when the index has it
-        assert_eq!(e("7.1", true), [("7.1.0".to_string(), 1.0)]);
-        assert_eq!(
-            e("12", true),
-            [("12".to_string(), 1.0), ("12.0.0".to_string(), 1.0)]
-        );
+        assert_eq!(e("7.1"), [one("7.1.0", 1.0)]);
+        assert_eq!(e("12"), [[one("12", 1.0), one("12.0.0", 1.0)].concat()]);
         // else every number it begins, cut at a dot (not 7.10.0)
         assert_eq!(
-            e("1042", true),
-            [
-                ("1042.1.0".to_string(), PREFIX_WEIGHT),
-                ("1042.1.1".to_string(), PREFIX_WEIGHT)
+            e("1042"),
+            [[
+                one("1042.1.0", PREFIX_WEIGHT),
+                one("1042.1.1", PREFIX_WEIGHT)
             ]
+            .concat()]
         );
-        assert_eq!(e("7.1.1", true), [("7.1.1".to_string(), 1.0)]);
-        // only the last word, from two characters, digits and dots only
-        assert!(e("7.1", false).is_empty());
-        assert!(e("7", true).is_empty());
-        assert!(e("7.1a", true).is_empty());
+        assert_eq!(e("7.1.1"), [one("7.1.1", 1.0)]);
+        // a query of that number alone, of two characters or more, digits and dots only
+        assert_eq!(e("damage 7.1"), [one("damag", 1.0), vec![]]);
+        assert_eq!(e("7.1 damage"), [vec![], one("damag", 1.0)]);
+        assert_eq!(e("7"), [vec![]]);
+        assert_eq!(e("7.1a"), [vec![]]);
         // most numbers begin nothing
-        assert!(e("3.2", true).is_empty());
+        assert_eq!(e("3.2"), [vec![]]);
     }
 
     #[test]

@@ -331,16 +331,16 @@
   function plan(q) {
     var words = queryWords(q);
     words.forEach(function (w, i) {
-      w.last = i + 1 === words.length;
-      w.expansions = expand(w.term, w.typed, w.last);
+      w.alone = words.length === 1;
+      w.expansions = expand(w.term, w.typed, i + 1 === words.length);
     });
     return words;
   }
-  /* rank.rs `number_completions`: a half-typed number (the last word, digits and dots) stands
-     for the number with zeros added when the index has it (7.1 for 7.1.0), else for every
-     term that starts with it and a dot. They are in the number shards from `number.` on. */
+  /* rank.rs `number_completions`: a query of one number written short (digits and dots)
+     stands for the number with zeros added when the index has it (7.1 for 7.1.0), else for
+     every term that starts with it and a dot. They are in the number shards from `number.` on. */
   function numberPrefix(w) {
-    return w.last && Array.from(w.term).length >= MIN_PREFIX && w.term.length <= 32 &&
+    return w.alone && Array.from(w.term).length >= MIN_PREFIX && w.term.length <= 32 &&
       /^[0-9]+(\.[0-9]+)*$/.test(w.term) ? w.term + "." : null;
   }
   function numberShards(p) {
