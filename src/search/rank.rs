@@ -272,9 +272,10 @@ pub fn max_distance(chars: usize) -> usize {
 /// Why: typos are matched on stems, and a stem can be much shorter than the word typed.
 /// `медитувати` (ten letters, so two typos) has the stem `медит`, two edits from `мет`
 /// (`мета`, a goal) and `мусит` (`мусить`, must); `малювати` (eight letters, one typo) has
-/// the stem `мал`, one edit from `маг` (`магія`, magic) and `ма`. Such words, which the book
-/// does not have, found unrelated sections. A short word keeps its typo (`маоія` finds `магія`, stem `маг`),
-/// and a stem of 6 its two (`medtation`, stem `medtat`, finds `meditation`).
+/// the stem `мал`, one edit from `маг` (`магія`, magic) and `ма`. Such words, which the
+/// book does not have, found unrelated sections. A short word keeps its typo (`маоія`, stem
+/// `мао`, finds `магія`), and a stem of 6 its two (`medtation`, stem `medtat`, finds
+/// `meditation`).
 pub fn typo_budget(typed: usize, stem: usize) -> usize {
     let by_stem = match stem {
         0..=2 => 0,
