@@ -282,6 +282,7 @@ const MUST_AGREE: &[&str] = &[
     "7.1",
     "11.2",
     "1.1",
+    "7",
 ];
 
 /// Queries of the agreement check: terms, phrases, word forms, typos and prefixes, in both
@@ -391,6 +392,7 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "1.1"),
     ("uk", "7.1"),
     ("en", "12"),
+    ("en", "7"),
     ("en", "damage 7.1"),
     ("en", "7.1 damage"),
 ];

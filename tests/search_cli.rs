@@ -208,6 +208,7 @@ fn a_section_number_written_short_finds_its_section_first() {
         ("11.2", "11.2.0"),
         ("1.1", "1.1.0"),
         ("12", "12.0.0"),
+        ("7", "7.0.0"),
     ] {
         let hits = search_json(d.path(), &[q, "--lang", "en", "--limit", "3"]);
         assert_eq!(field(&hits[0], "section"), want, "{q}: {hits:#?}");

@@ -425,10 +425,9 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
         .collect()
 }
 
-/// The section numbers that a query of one number written short (at least [`MIN_PREFIX`]
-/// characters, digits and dots) stands for. When the number with zeros added is a term
-/// (`7.1.0` for `7.1`, `12.0.0` for `12`), that number, weight 1: `7.1` is how people write
-/// section 7.1.0, and it should come first, before the subsections whose shorter titles and
+/// The section numbers that a query of one number written short (digits and dots) stands
+/// for. When the number with zeros added is a term (`7.1.0` for `7.1`, `7.0.0` for `7`),
+/// that number, weight 1: `7.1` is how people write section 7.1.0, and it should come first, before the subsections whose shorter titles and
 /// rarer numbers would outrank it. Otherwise every term that starts with the number and a dot
 /// (`1042.1.0`, `1042.1.1`, … for `1042`), in the vocabulary's order, weighted
 /// [`PREFIX_WEIGHT`]. Cut at a dot only: `7.1` is not the start of `7.10.0`. Typing a number
@@ -438,7 +437,7 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
 /// browser takes the same terms from the number shards they are in (`search.js`,
 /// `numberCompletions`).
 fn number_completions(term: &str, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
-    if term.chars().count() < MIN_PREFIX || !super::web::is_plain_number(term) {
+    if !super::web::is_plain_number(term) {
         return Vec::new();
     }
     let prefix = format!("{term}.");
@@ -726,7 +725,8 @@ mod tests {
     #[test]
     fn a_section_number_written_short_stands_for_its_section() {
         let v = vocab(&[
-            "1042.1.0", "1042.1.1", "12", "12.0.0", "12.1.0", "7.1.0", "7.1.1", "7.10.0", "damag",
+            "1042.1.0", "1042.1.1", "12", "12.0.0", "12.1.0", "7.0.0", "7.1.0", "7.1.1", "7.10.0",
+            "damag",
         ]);
         let e = |q: &str| -> Vec<Vec<(String, f64)>> {
             plan(q, &v).into_iter().map(|w| w.expansions).collect()
@@ -734,6 +734,7 @@ mod tests {
         let one = |t: &str, w: f64| vec![(t.to_string(), w)];
         // the number with zeros added, alone, when the index has it
         assert_eq!(e("7.1"), [one("7.1.0", 1.0)]);
+        assert_eq!(e("7"), [one("7.0.0", 1.0)]);
         assert_eq!(e("12"), [[one("12", 1.0), one("12.0.0", 1.0)].concat()]);
         // else every number it begins, cut at a dot (not 7.10.0)
         assert_eq!(
@@ -745,10 +746,9 @@ mod tests {
             .concat()]
         );
         assert_eq!(e("7.1.1"), [one("7.1.1", 1.0)]);
-        // a query of that number alone, of two characters or more, digits and dots only
+        // a query of that number alone, digits and dots only
         assert_eq!(e("damage 7.1"), [one("damag", 1.0), vec![]]);
         assert_eq!(e("7.1 damage"), [vec![], one("damag", 1.0)]);
-        assert_eq!(e("7"), [vec![]]);
         assert_eq!(e("7.1a"), [vec![]]);
         // most numbers begin nothing
         assert_eq!(e("3.2"), [vec![]]);

@@ -340,7 +340,7 @@
      stands for the number with zeros added when the index has it (7.1 for 7.1.0), else for
      every term that starts with it and a dot. They are in the number shards from `number.` on. */
   function numberPrefix(w) {
-    return w.alone && Array.from(w.term).length >= MIN_PREFIX && w.term.length <= 32 &&
+    return w.alone && w.term.length <= 32 &&
       /^[0-9]+(\.[0-9]+)*$/.test(w.term) ? w.term + "." : null;
   }
   function numberShards(p) {
