@@ -320,12 +320,14 @@ fn a_language_without_documents_does_not_rebuild_the_index_each_time() {
 #[test]
 fn a_missing_or_damaged_vocabulary_file_changes_no_result() {
     let d = default_site();
-    let queries: [&[&str]; 5] = [
+    let queries: [&[&str]; 7] = [
         &["phoenixborn", "--lang", "en"],
         &["phoenixbor", "--lang", "en"],
         &["phonixborn", "--lang", "en"],
         &["пломенекровного", "--lang", "uk"],
         &["жетон вис", "--lang", "uk"],
+        &["7.1", "--lang", "en"],
+        &["7", "--lang", "en"],
     ];
     let want: Vec<Vec<Value>> = queries.iter().map(|q| search_json(d.path(), q)).collect();
     assert!(want.iter().all(|h| !h.is_empty()), "{want:#?}");
