@@ -262,8 +262,8 @@ fn cli_top_ten(site: &Path, lang: &str, q: &str) -> Vec<String> {
 }
 
 /// Queries of [`AGREEMENT`] whose first page step 5 (rank.rs `exact_first`) orders, whose
-/// typos `typo_budget` limits, and whose last word is a number written short
-/// (`number_completions`): the two sides must agree on each of them, not only on 95 % of all.
+/// typos `typo_budget` limits, and that are one number written short (`number_completions`):
+/// the two sides must agree on each of them, not only on 95 % of all.
 const MUST_AGREE: &[&str] = &[
     "поле бою",
     "полем бою",

@@ -198,8 +198,9 @@ fn a_section_number_finds_its_section_first() {
     }
 }
 
-/// A query of a section number written short (`7.1` for 7.1.0) finds its section first, before the subsections whose shorter titles and rarer numbers score higher
-/// (`11.2.3 Draft` against `11.2.0 [AOP] Drafting with a Large Group`).
+/// A query of a section number written short (`7.1` for 7.1.0) finds its section first,
+/// before the subsections whose shorter titles and rarer numbers score higher (`11.2.3 Draft`
+/// against `11.2.0 [AOP] Drafting with a Large Group`).
 #[test]
 fn a_section_number_written_short_finds_its_section_first() {
     let d = default_site();
