@@ -331,7 +331,7 @@
   function plan(q) {
     var words = queryWords(q);
     words.forEach(function (w, i) {
-      w.alone = words.length === 1;
+      w.numberPrefix = words.length === 1 ? numberPrefix(w.term) : null;
       w.expansions = expand(w.term, w.typed, i + 1 === words.length);
     });
     return words;
@@ -339,9 +339,8 @@
   /* rank.rs `number_completions`: a query of one number written short (digits and dots)
      stands for the number with zeros added when the index has it (7.1 for 7.1.0), else for
      every term that starts with it and a dot. They are in the number shards from `number.` on. */
-  function numberPrefix(w) {
-    return w.alone && w.term.length <= 32 &&
-      /^[0-9]+(\.[0-9]+)*$/.test(w.term) ? w.term + "." : null;
+  function numberPrefix(term) {
+    return term.length <= 32 && /^[0-9]+(\.[0-9]+)*$/.test(term) ? term + "." : null;
   }
   function numberShards(p) {
     var out = [], k, end = shardOf(p + "\uffff");
@@ -824,7 +823,7 @@
       words.forEach(function (w) {
         if (!w.expansions) {
           need.add(shardOf(w.term));
-          if (numberPrefix(w)) numberShards(numberPrefix(w)).forEach(function (k) { need.add(k); });
+          if (w.numberPrefix) numberShards(w.numberPrefix).forEach(function (k) { need.add(k); });
           return;
         }
         // a word's exact matches and first prefix matches are loaded at once; its typo
@@ -842,7 +841,7 @@
         words.forEach(function (w) {
           if (w.expansions) return;
           w.expansions = shards[shardOf(w.term)].hasOwnProperty(w.term) ? [[w.term, 1]] : [];
-          if (numberPrefix(w)) w.expansions = w.expansions.concat(numberCompletions(numberPrefix(w))).slice(0, MAX_EXPANSIONS);
+          if (w.numberPrefix) w.expansions = w.expansions.concat(numberCompletions(w.numberPrefix)).slice(0, MAX_EXPANSIONS);
         });
         return settle(words, ticket);
       }).then(function (r) { return spelledFirst(r, q); });
