@@ -905,6 +905,18 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
             .to_string()
     };
     assert!(got(&b).contains("r=\"1\""));
+    // the names of the worker's caches, read without a request through the worker
+    let caches = |b: &Browser| -> Vec<String> {
+        b.js("window.__keys = null; caches.keys().then(k => { window.__keys = k; }); return null;");
+        b.wait_until("return window.__keys", 10, "the cache names")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = caches(&b);
+    assert!(!first.is_empty(), "the worker made no cache");
     write(
         dir.path(),
         "content/en/resources/dot.svg",
@@ -916,6 +928,23 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
     // new worker takes the page over (clients.claim)
     b.goto(&page);
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    // Wait for the new worker by its cache (it drops the old ones as it activates), not by
+    // fetching the image: every request of the page through the worker puts Chromium's
+    // update check off again (`ServiceWorkerVersion::DeferScheduledUpdate`), so a poll by
+    // fetch could hold the old worker as long as it polls (once in about 30 runs of the suite).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let now = caches(&b);
+        if !now.is_empty() && now.iter().all(|k| !first.contains(k)) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the returning visitor still gets the image of the first visit (caches {now:?})"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    // the new worker has claimed the page, or is about to
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while !got(&b).contains("r=\"2\"") {
         assert!(
