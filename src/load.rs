@@ -133,7 +133,12 @@ pub fn decode(bytes: Vec<u8>, shown: impl AsRef<Path>, diags: &mut Diagnostics) 
         );
         return None;
     }
-    Some(normalize_text(text))
+    let text = normalize_text(text);
+    // nothing read can forge the build's own placeholders and marks (xref.rs `scrub`)
+    Some(match crate::xref::scrub(&text) {
+        std::borrow::Cow::Owned(clean) => clean,
+        std::borrow::Cow::Borrowed(_) => text,
+    })
 }
 
 /// BOM, line ends and NFC, in one place. Cheap when the text is already clean.

@@ -296,6 +296,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_marks_begin_as_loaded_text_never_does() {
+        // content is scrubbed of this lead as it is read (xref.rs `scrub`)
+        assert!(MARK_START.starts_with(crate::xref::MARK_LEAD));
+    }
+
+    #[test]
     fn splice_puts_each_chapter_at_its_own_mark() {
         let splice = |page: String, contents: Vec<String>| {
             let fill: Fill<'_> = Box::new(move |i| contents.get(i).cloned());

@@ -251,7 +251,7 @@ fn load_inner(
         .par_iter()
         .map(|(lang, (path, text))| {
             let mut found = Diagnostics::default();
-            let g = glossary::parse(&crate::xref::scrub(text), lang, path, &mut found).map(|g| {
+            let g = glossary::parse(text, lang, path, &mut found).map(|g| {
                 let m = TermMatcher::new(&g);
                 (g, m)
             });
@@ -524,16 +524,13 @@ fn prepare_glossaries(
 /// Renders one chapter's Markdown (the first pass): the one place that turns a loaded chapter
 /// into a page, for the build and for `serve`'s incremental rebuilds alike.
 pub fn prepare_chapter(
-    mut chapter: Chapter,
+    chapter: Chapter,
     safe: bool,
     site_root: &Path,
     syms: &Symbols,
     aids: markdown::Aids<'_>,
     page_ids: &[String],
 ) -> ChapterPage {
-    if let std::borrow::Cow::Owned(s) = crate::xref::scrub(&chapter.body) {
-        chapter.body = s;
-    }
     let (title_number, title_text) = match split_heading_number(&chapter.title) {
         Some((n, rest)) => (Some(n), rest.to_string()),
         None => (None, chapter.title.clone()),

@@ -119,14 +119,29 @@ fn push_decimal(out: &mut String, n: usize) {
     out.push_str(itoa::Buffer::new().format(n));
 }
 
-/// Replaces the placeholder characters in loaded text so content cannot forge a placeholder.
+/// How every mark the build puts into a rendered page begins ([`crate::render::CONTENT_MARK`],
+/// the print view's chapter marks): a private-use character, then `rulebook:`.
+pub const MARK_LEAD: &str = "\u{F8FF}rulebook:";
+
+/// Replaces what could forge the build's placeholders and page marks in loaded text: the
+/// placeholder characters, and the lead of a page mark ([`MARK_LEAD`]). Called on every file
+/// of content, configuration and strings as it is read (`load::decode`): front matter lands
+/// in templates next to the marks, and a forged mark there got a chapter's raw HTML spliced
+/// into an attribute. A lone U+F8FF (the Apple logo in Apple's fonts) stays.
 pub fn scrub(text: &str) -> std::borrow::Cow<'_, str> {
-    // all four encode as EE 80 80..83 in UTF-8: look for the lead byte first
-    if text.as_bytes().contains(&0xEE) && text.contains([START, BARE, OPEN, CLOSE]) {
-        text.replace([START, BARE, OPEN, CLOSE], "\u{FFFD}").into()
-    } else {
-        text.into()
+    let b = text.as_bytes();
+    // the placeholders encode as EE 80 80..83 in UTF-8, U+F8FF as EF A3 BF: look for the lead
+    // bytes first (neither occurs in Cyrillic or Latin text)
+    let placeholders = b.contains(&0xEE) && text.contains([START, BARE, OPEN, CLOSE]);
+    let marks = b.contains(&0xEF) && text.contains(MARK_LEAD);
+    if !placeholders && !marks {
+        return text.into();
     }
+    let mut out = text.replace([START, BARE, OPEN, CLOSE], "\u{FFFD}");
+    if marks {
+        out = out.replace(MARK_LEAD, "\u{FFFD}rulebook:");
+    }
+    out.into()
 }
 
 /// What the resolver knows about chapters: which exist in which language, their files, and
@@ -475,6 +490,24 @@ fn draft_warning(file: &Path, line: usize, what: &str, draft: &Path) -> Diagnost
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scrub_leaves_no_placeholder_and_no_page_mark() {
+        let mark = crate::render::CONTENT_MARK;
+        assert!(
+            mark.starts_with(MARK_LEAD),
+            "scrub must know every mark's lead"
+        );
+        let forged = format!("a{mark}b{START}1{BARE}c\u{F8FF}d");
+        let clean = scrub(&forged);
+        assert!(!clean.contains(MARK_LEAD), "{clean}");
+        assert!(!clean.contains([START, BARE, OPEN, CLOSE]), "{clean}");
+        assert!(clean.contains("c\u{F8FF}d"), "a lone U+F8FF stays: {clean}");
+        assert!(matches!(
+            scrub("чиста ї text’s"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn decimals_are_written_as_to_string_writes_them() {

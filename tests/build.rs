@@ -121,6 +121,45 @@ fn a_description_in_front_matter_describes_the_page() {
     assert!(described("en/index.html").is_empty());
 }
 
+/// Front matter cannot forge the marks the build splices pages together with: a title or a
+/// description holding the mark of a page's content, or of a print-view chapter, stays text
+/// (it once put the chapter's raw HTML inside the `content` attribute, `--safe` or not, and
+/// pulled a chapter into the print view's list of contents).
+#[test]
+fn front_matter_cannot_forge_the_build_s_own_marks() {
+    let dir = fixture();
+    let content = "\u{F8FF}rulebook:content\u{F8FF}";
+    let print = "\u{F8FF}rulebook:print:0\u{F8FF}";
+    let intro = EN_INTRO.replacen(
+        "\ntitle: Introduction",
+        &format!("\ndescription: \"d {content}\"\ntitle: \"T {print} {content}\""),
+        1,
+    );
+    assert_ne!(intro, EN_INTRO, "the fixture has this title line");
+    write(dir.path(), "content/en/01-intro.md", intro.as_bytes());
+    let s = dir.path().to_str().unwrap();
+    assert_eq!(run(&["build", "--site", s, "--safe"]).code, 0);
+    let out = dir.path().join("public");
+    let doc = page(&out.join("en/intro/index.html"));
+    let shown = "\u{FFFD}rulebook:content\u{F8FF}";
+    assert_eq!(
+        attrs(&doc, "meta[name=description]", "content"),
+        [format!("d {shown}")]
+    );
+    assert_eq!(
+        texts(&doc, "article h1"),
+        [format!("T \u{FFFD}rulebook:print:0\u{F8FF} {shown}")]
+    );
+    assert!(doc.select(&sel("head a, head p, title *")).next().is_none());
+    // the print view: the chapter's text once, as in a build without the forged title
+    let print_view = page(&out.join("en/print/index.html"));
+    let opening = texts(&print_view, "p")
+        .into_iter()
+        .filter(|t| t.starts_with("Opening words"))
+        .count();
+    assert_eq!(opening, 1, "the first chapter's text appears once");
+}
+
 #[test]
 fn pages_pair_across_languages_and_fall_back() {
     let dir = fixture();
