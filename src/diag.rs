@@ -90,17 +90,25 @@ impl fmt::Display for Diagnostic {
 /// otherwise be run by the terminal that shows the report. A line break stays one in a
 /// message (some span lines) but not in a file name, which must stay on its line.
 fn write_plain(f: &mut fmt::Formatter<'_>, text: &str, breaks: bool) -> fmt::Result {
+    f.write_str(&plain(text, breaks))
+}
+
+/// `text` with its control characters shown as `\u{..}` escapes (line breaks and tabs kept
+/// when `breaks`), for any text of the content a command prints to the terminal: titles,
+/// snippets, lines of text (see [`write_plain`]).
+pub fn plain(text: &str, breaks: bool) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(char::is_control) {
-        return f.write_str(text);
+        return text.into();
     }
+    let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
         if c.is_control() && !(breaks && (c == '\n' || c == '\t')) {
-            write!(f, "{}", c.escape_unicode())?;
+            out.extend(c.escape_unicode());
         } else {
-            write!(f, "{c}")?;
+            out.push(c);
         }
     }
-    Ok(())
+    out.into()
 }
 
 /// A list of findings; sorted before it is shown so the report does not depend on thread timing.

@@ -770,6 +770,42 @@ fn untranslated_text_is_listed_with_its_lines() {
     assert!(v.get("untranslated").is_none(), "{v:#}");
 }
 
+/// The text units `--untranslated` lists reach the terminal with their control characters
+/// escaped: an escape sequence in the content is shown, not run by the terminal.
+#[test]
+fn untranslated_text_is_listed_with_control_characters_escaped() {
+    let rule = "First rule \u{1b}]0;pwned\u{7} of the game.";
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            &format!("---\nid: a\ntitle: Alpha\n---\n\nIntro words here.\n\n{rule}\n"),
+        ),
+        (
+            "content/uk/a.md",
+            &format!("---\nid: a\ntitle: Альфа\n---\n\nВступні слова.\n\n{rule}\n"),
+        ),
+    ]);
+    let listed = run(&[
+        "check",
+        "--site",
+        s.path().to_str().unwrap(),
+        "--untranslated",
+    ]);
+    assert!(
+        !listed.stdout.contains(['\u{1b}', '\u{7}']),
+        "{:?}",
+        listed.stdout
+    );
+    assert!(
+        listed
+            .stdout
+            .contains("content/uk/a.md:8: First rule \\u{1b}]0;pwned\\u{7} of the game."),
+        "{}",
+        listed.stdout
+    );
+}
+
 /// `translated` records a chapter with text still in English, and says so: the record is not
 /// a sign that the translation is done.
 #[test]

@@ -48,6 +48,12 @@ fn shown(p: &std::path::Path) -> String {
     p.to_string_lossy().replace('\\', "/")
 }
 
+/// A file name or a text of the content as the terminal shows it: control characters
+/// escaped, so none from the content is run by the terminal (as in diagnostics).
+fn plain(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::diag::plain(text, false)
+}
+
 /// Prints the report; returns the exit code: 1 when there are errors, else 0. `untranslated`:
 /// list the text units still in another language, with their lines.
 pub fn print(report: &Report, json: bool, untranslated: bool) -> u8 {
@@ -88,7 +94,9 @@ pub fn print(report: &Report, json: bool, untranslated: bool) -> u8 {
             println!("{d}");
         }
         if !report.drafts.is_empty() {
-            let files: Vec<String> = report.drafts.iter().map(|p| shown(p)).collect();
+            let files: Vec<String> = (report.drafts.iter())
+                .map(|p| plain(&shown(p)).into_owned())
+                .collect();
             println!(
                 "\nleft out {} draft chapter file{} (`draft: true`; not checked, and counted \
                  as missing in the coverage below): {}",
@@ -105,7 +113,7 @@ pub fn print(report: &Report, json: bool, untranslated: bool) -> u8 {
         if untranslated {
             println!("\nstill in another language ({n} text unit{}):", plural(n));
             for u in &report.untranslated {
-                println!("{}:{}: {}", shown(&u.file), u.line, u.text);
+                println!("{}:{}: {}", plain(&shown(&u.file)), u.line, plain(&u.text));
             }
         } else if n > 0 {
             println!(
