@@ -223,11 +223,17 @@ fn leftovers_of_killed_searches_are_swept() {
     let d = default_site();
     let cache = d.path().join(".rulebook-cache/search");
     // no process has a number this large (Linux allows at most 2^22)
-    let dead = [cache.join("tmp-999999999"), cache.join("old-999999998")];
+    let dead = [
+        cache.join("tmp-999999999"),
+        cache.join("old-999999998"),
+        cache.join("old-999999997"),
+    ];
     let alive = cache.join(format!("tmp-{}", std::process::id()));
-    for dir in dead.iter().chain([&alive]) {
+    for dir in dead[..2].iter().chain([&alive]) {
         std::fs::create_dir_all(dir.join("x")).unwrap();
     }
+    // an `index` that was a file once moved aside is a file
+    std::fs::write(&dead[2], "x").unwrap();
     // a change to the content makes the next search build the index
     std::fs::write(
         d.path().join("content/en/zz.md"),
@@ -364,4 +370,103 @@ fn a_missing_or_damaged_vocabulary_file_changes_no_result() {
         built,
         "the index was built again"
     );
+}
+
+/// Searches started together on a site without an index each build one and swap it into
+/// place; every one of them must answer. (One in about thirty failed: a search reopened its
+/// index by name after the swap, when another had already moved it aside and deleted it, or
+/// found another's index in the place it was renaming its own to.)
+#[test]
+fn searches_building_the_index_at_once_all_answer() {
+    let d = default_site();
+    let site = d.path().to_str().unwrap();
+    for round in 0..12 {
+        let _ = std::fs::remove_dir_all(d.path().join(".rulebook-cache"));
+        let runs: Vec<_> = (0..6)
+            .map(|_| {
+                std::process::Command::new(bin())
+                    .args(["search", "exhaustion", "--site", site, "--json"])
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for r in runs {
+            let out = r.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "round {round}: {err}");
+            let hits: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(field(&hits[0], "title"), "Exhausted", "round {round}");
+        }
+    }
+    // the index left in place is whole, and reused
+    let before = search_json(d.path(), &["exhaustion"]);
+    let stamp = d.path().join(".rulebook-cache/search/stamp.json");
+    let built = std::fs::metadata(&stamp).unwrap().modified().unwrap();
+    assert_eq!(search_json(d.path(), &["exhaustion"]), before);
+    assert_eq!(
+        std::fs::metadata(&stamp).unwrap().modified().unwrap(),
+        built
+    );
+}
+
+/// An index in the cache that opens but fails to read (a disk error, a file edited by hand)
+/// is built again and the search answers, rather than every search failing until the
+/// content changes.
+#[test]
+fn a_damaged_index_file_gets_the_index_built_again() {
+    let d = default_site();
+    let want = search_json(d.path(), &["exhaustion token", "--limit", "5"]);
+    assert!(!want.is_empty());
+    let index = d.path().join(".rulebook-cache/search/index");
+    let stores: Vec<_> = std::fs::read_dir(&index)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "store"))
+        .collect();
+    assert!(
+        !stores.is_empty(),
+        "no document store in {}",
+        index.display()
+    );
+    for p in &stores {
+        // the first half: the compressed documents, not the index of blocks at the end
+        // (damage there is found when the index is opened, and it was built again then)
+        let mut b = std::fs::read(p).unwrap();
+        let half = b.len() / 2;
+        for i in (64..half).step_by(97) {
+            b[i] ^= 0x5a;
+        }
+        std::fs::write(p, b).unwrap();
+    }
+    assert_eq!(
+        search_json(d.path(), &["exhaustion token", "--limit", "5"]),
+        want
+    );
+}
+
+/// Text from the content reaches the terminal with its control characters escaped: an escape
+/// sequence in a title or a snippet is shown, not run by the terminal.
+#[test]
+fn text_output_escapes_control_characters_from_the_content() {
+    let d = default_site();
+    std::fs::write(
+        d.path().join("content/en/zz.md"),
+        "---\nid: zz\ntitle: \"Zebra \\e]0;pwned\\a\\e[2J\"\n---\n\nZebra body \u{1b}[41m x\n",
+    )
+    .unwrap();
+    let r = run(&["search", "zebra", "--site", d.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.contains('\u{1b}') && !r.stdout.contains('\u{7}'),
+        "{:?}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("Zebra \\u{1b}]0;pwned\\u{7}\\u{1b}[2J"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("\\u{1b}[41m"), "{}", r.stdout);
 }

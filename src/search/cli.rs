@@ -32,27 +32,47 @@ pub fn search(opts: &SearchOptions, diags: &mut Diagnostics) -> Result<Vec<Hit>,
             site_root.display()
         )));
     }
-    let index = match SearchIndex::open_current(site_root) {
-        Some(i) => i,
-        None => {
-            let site = crate::site::load(site_root, None, diags).ok_or(SearchError::Content)?;
-            if diags.has_errors() {
-                return Err(SearchError::Content);
-            }
-            if let Some(l) = &opts.lang {
-                check_lang(l, &site.config.languages)?;
-            }
-            let docs = super::docs::collect(&site);
-            SearchIndex::build(site_root, &docs, &site.config.languages)
-                .map_err(SearchError::Other)?
-        }
+    let (index, cached) = match SearchIndex::open_current(site_root) {
+        Some(i) => (i, true),
+        None => (build_index(opts, diags)?, false),
     };
     if let Some(l) = &opts.lang {
         check_lang(l, &index.languages())?;
     }
-    index
-        .search(&opts.query, opts.lang.as_deref(), opts.limit)
-        .map_err(|e| SearchError::Other(format!("search failed: {e}")))
+    let run = |index: &SearchIndex| index.search(&opts.query, opts.lang.as_deref(), opts.limit);
+    match run(&index) {
+        Ok(hits) => Ok(hits),
+        // An index from the cache that opens but fails to read is damaged (a disk error, a
+        // file edited by hand): built again, once, rather than failing every search until
+        // the content changes.
+        Err(_) if cached => {
+            drop(index);
+            let index = build_index(opts, diags)?;
+            run(&index).map_err(|e| failed(site_root, e))
+        }
+        Err(e) => Err(failed(site_root, e)),
+    }
+}
+
+/// The index of the site, built from its content (into the cache, replacing what is there).
+fn build_index(opts: &SearchOptions, diags: &mut Diagnostics) -> Result<SearchIndex, SearchError> {
+    let site = crate::site::load(&opts.site, None, diags).ok_or(SearchError::Content)?;
+    if diags.has_errors() {
+        return Err(SearchError::Content);
+    }
+    if let Some(l) = &opts.lang {
+        check_lang(l, &site.config.languages)?;
+    }
+    let docs = super::docs::collect(&site);
+    SearchIndex::build(&opts.site, &docs, &site.config.languages).map_err(SearchError::Other)
+}
+
+fn failed(site: &std::path::Path, e: tantivy::TantivyError) -> SearchError {
+    SearchError::Other(format!(
+        "search failed: {e}\nthe search index in {} may be damaged: delete that folder and \
+         search again to build it anew",
+        site.join(super::index::CACHE_DIR).display()
+    ))
 }
 
 fn check_lang(lang: &str, languages: &[String]) -> Result<(), SearchError> {
@@ -66,26 +86,29 @@ fn check_lang(lang: &str, languages: &[String]) -> Result<(), SearchError> {
     }
 }
 
-/// The results as the terminal shows them.
+/// The results as the terminal shows them: every text from the content with its control
+/// characters escaped (`diag::plain`), so an escape sequence in a title or a snippet is shown,
+/// not run by the terminal. (`--json` escapes them as JSON does.)
 pub fn format_text(hits: &[Hit]) -> String {
+    use crate::diag::plain;
     let mut s = String::new();
     for (i, h) in hits.iter().enumerate() {
         let num = if h.section.is_empty() {
             String::new()
         } else {
-            format!("{} ", h.section)
+            format!("{} ", plain(&h.section, false))
         };
         s.push_str(&format!(
             "{}. {num}{} — {} [{}] ({:.3})\n   {}\n",
             i + 1,
-            h.title,
-            h.chapter,
+            plain(&h.title, false),
+            plain(&h.chapter, false),
             h.lang,
             h.score,
-            h.url
+            plain(&h.url, false)
         ));
         if !h.snippet.is_empty() {
-            s.push_str(&format!("   {}\n", h.snippet));
+            s.push_str(&format!("   {}\n", plain(&h.snippet, false)));
         }
     }
     s

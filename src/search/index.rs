@@ -375,7 +375,12 @@ impl SearchIndex {
         let index = Index::open_in_dir(dir)?;
         tokenizers(&index);
         let fields = fields_of(&index.schema())?;
-        let reader = index.reader()?;
+        // Manual: a search reads the index once; the default policy starts a thread that
+        // watches `meta.json` by path, a path another build may have moved by then
+        let reader = index
+            .reader_builder()
+            .reload_policy(tantivy::ReloadPolicy::Manual)
+            .try_into()?;
         Ok(SearchIndex {
             reader,
             fields,
@@ -396,7 +401,7 @@ impl SearchIndex {
         let cache = site.join(CACHE_DIR);
         let tmp = cache.join(format!("tmp-{}", std::process::id()));
         sweep(&cache);
-        let _ = std::fs::remove_dir_all(&tmp);
+        remove_any(&tmp);
         crate::stop::remove_on_stop(&tmp);
         std::fs::create_dir_all(&tmp)
             .map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
@@ -446,9 +451,12 @@ impl SearchIndex {
             langs.push((l.clone(), first as u32, end as u32));
         }
         let io = |e: std::io::Error| format!("cannot write the search index: {e}");
-        let vocabulary = Self::open(&tmp, langs.clone())
-            .and_then(|i| i.vocabulary())
-            .map_err(err)?;
+        // Opened here, before the swap, and returned: its files are open from now on, and
+        // stay readable whatever another search does with the folder after the swap (two
+        // searches building at once: the other may move this index aside and delete it
+        // before it could be opened again by its new name).
+        let built = Self::open(&tmp, langs.clone()).map_err(err)?;
+        let vocabulary = built.vocabulary().map_err(err)?;
         if let Some(text) = vocabulary_text(&vocabulary) {
             std::fs::write(tmp.join(VOCABULARY), text).map_err(io)?;
         }
@@ -461,19 +469,33 @@ impl SearchIndex {
             serde_json::to_vec(&stamp).map_err(|e| e.to_string())?,
         )
         .map_err(io)?;
-        // Swap: old → trash, tmp/… → place.
+        // Swap: old → trash, tmp/… → place. Another search building at the same time (from
+        // the same content: an index as good as this one) can win any step of it; then this
+        // search goes on with the index it opened, and the place is the other's.
         let index_dir = cache.join("index");
         let trash = cache.join(format!("old-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&trash);
+        remove_any(&trash);
         crate::stop::remove_on_stop(&trash);
         let _ = std::fs::rename(&index_dir, &trash);
         let _ = std::fs::remove_file(cache.join("stamp.json"));
-        std::fs::rename(&tmp, &index_dir).map_err(io)?;
+        let lost = |e: &std::io::Error| {
+            use std::io::ErrorKind::*;
+            matches!(e.kind(), DirectoryNotEmpty | AlreadyExists | NotFound)
+        };
+        match std::fs::rename(&tmp, &index_dir)
+            .and_then(|()| std::fs::rename(index_dir.join("stamp.json"), cache.join("stamp.json")))
+        {
+            Ok(()) => {}
+            Err(e) if lost(&e) => remove_any(&tmp),
+            Err(e) => return Err(io(e)),
+        }
         crate::stop::keep(&tmp);
-        std::fs::rename(index_dir.join("stamp.json"), cache.join("stamp.json")).map_err(io)?;
-        let _ = std::fs::remove_dir_all(&trash);
+        remove_any(&trash);
         crate::stop::keep(&trash);
-        Self::open(&index_dir, langs).map_err(err)
+        Ok(SearchIndex {
+            vocabulary_file: index_dir.join(VOCABULARY),
+            ..built
+        })
     }
 
     /// Every term of the index with its document frequency (title + body), sorted. The
@@ -800,8 +822,15 @@ fn sweep(cache: &Path) {
             continue;
         };
         if pid != std::process::id() && !crate::stop::running(pid) {
-            let _ = std::fs::remove_dir_all(e.path());
+            remove_any(&e.path());
         }
+    }
+}
+
+/// Removes `path`, a folder or a file (an `index` that was a file once moved aside is one).
+fn remove_any(path: &Path) {
+    if std::fs::remove_dir_all(path).is_err() {
+        let _ = std::fs::remove_file(path);
     }
 }
 
