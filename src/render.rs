@@ -471,6 +471,13 @@ impl<'a> Renderer<'a> {
         // this language's entries, then the entries only other languages have (untranslated)
         let mut sources: Vec<&str> = vec![lang];
         sources.extend(site.config.others(lang).map(String::as_str));
+        // every entry's own anchor, in every language shown: a key's anchor that is another
+        // entry's own (keys `Exhaust` and `exhaust`: `exhaust` and `exhaust-1`) is not given
+        // to a second element
+        let own_anchors: rustc_hash::FxHashSet<&str> = (sources.iter())
+            .filter_map(|l| site.glossaries.get(*l))
+            .flat_map(|g| g.entries.iter().map(|e| e.anchor.as_str()))
+            .collect();
         for src_lang in sources {
             let Some(g) = site.glossaries.get(src_lang) else {
                 continue;
@@ -521,7 +528,8 @@ impl<'a> Renderer<'a> {
                 let mut extra = vec![];
                 for k in std::iter::once(&e.key).chain(&e.merged_keys) {
                     let a = alias_anchor(k);
-                    if a != e.anchor && !extra.contains(&a) {
+                    let taken = own_anchors.contains(a.as_str()) || page_anchors.contains(&a);
+                    if a != e.anchor && !taken && !extra.contains(&a) {
                         extra.push(a);
                     }
                 }

@@ -623,6 +623,37 @@ fn contents_list_and_a_themes_own_layout_of_it_agree() {
 /// The glossary's entries are written by the build (`entries_html`); a theme that lays them out
 /// itself from `entries` gets the same terms, anchors and definitions, on the glossary page and
 /// on the print view.
+/// Keys that differ only in case (`Exhaust`, `exhaust`) are two entries with two anchors,
+/// and no element of the glossary page or the print view repeats an id (the second entry once
+/// carried the first one's anchor as the anchor of its key).
+#[test]
+fn glossary_keys_differing_in_case_give_no_id_twice() {
+    let dir = fixture();
+    let glossary = EN_GLOSSARY.replacen(
+        "\"guard\":",
+        "\"Exhaust\": \"To turn a card.\",\n  \"exhaust\": \"A die used up.\",\n  \"guard\":",
+        1,
+    );
+    assert_ne!(glossary, EN_GLOSSARY);
+    write(dir.path(), "content/en/glossary.json", glossary.as_bytes());
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    for p in ["en/glossary/index.html", "en/print/index.html"] {
+        let doc = page(&out.join(p));
+        let mut ids = attrs(&doc, "[id]", "id");
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "{p}: an id is repeated");
+    }
+    let doc = page(&out.join("en/glossary/index.html"));
+    let both: Vec<String> = attrs(&doc, "dt[id]", "id")
+        .into_iter()
+        .filter(|a| a.starts_with("exhaust") && !a.starts_with("exhaustion"))
+        .collect();
+    assert_eq!(both, ["exhaust", "exhaust-1"], "two entries, two anchors");
+}
+
 #[test]
 fn glossary_list_and_a_themes_own_layout_of_it_agree() {
     let dir = fixture();
