@@ -69,6 +69,17 @@ enum IdValue {
 
 /// A YAML value as a short text for a message.
 fn yaml_shown(v: &serde_yaml::Value) -> String {
+    // JSON has no such numbers, and would write them `null`
+    if let Some(f) = v.as_f64().filter(|f| !f.is_finite()) {
+        return if f.is_nan() {
+            ".nan"
+        } else if f > 0.0 {
+            ".inf"
+        } else {
+            "-.inf"
+        }
+        .into();
+    }
     // JSON is YAML's flow style: one line, `["a","b"]` rather than a block list
     let s = serde_json::to_string(v).unwrap_or_default();
     let s = s.trim();

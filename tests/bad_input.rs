@@ -1156,4 +1156,29 @@ fn messages_say_what_the_mistake_is() {
         r.stderr
     );
     assert!(!r.stderr.contains("struct"), "{}", r.stderr);
+    // a weight of `.nan` is named as written (JSON, which the message used, writes `null`)
+    write(s.path(), "content/site.yaml", SITE_YAML.as_bytes());
+    write(
+        s.path(),
+        "content/en/03-c.md",
+        b"---\nid: c\ntitle: C\nweight: .nan\n---\n",
+    );
+    let r = run(&["build", "--site", dir]);
+    assert!(r.stderr.contains(", not `.nan`"), "{}", r.stderr);
+    // a record of a translation made from a language the site does not have says so (it said
+    // the chapter "no longer exists")
+    write(
+        s.path(),
+        "content/en/03-c.md",
+        b"---\nid: c\ntitle: C\ntranslated_from:\n  lang: xx\n  hash: \"abc\"\n---\n",
+    );
+    let r = run(&["check", "--site", dir]);
+    assert!(
+        r.stdout.contains(
+            "warning[stale-translation]: content/en/03-c.md:4: `translated_from` names the \
+             language `xx`, which this site does not have (it has uk, en)"
+        ),
+        "{}",
+        r.stdout
+    );
 }

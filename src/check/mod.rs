@@ -523,6 +523,20 @@ fn stale_translations(
                     continue;
                 }
             };
+            if !site.config.languages.contains(&then.lang) {
+                out.push(Diagnostic::warning(
+                    "stale-translation",
+                    &c.path,
+                    line,
+                    format!(
+                        "`translated_from` names the language `{}`, which this site does not \
+                         have (it has {}); `rulebook translated` writes the record",
+                        then.lang,
+                        site.config.languages.join(", ")
+                    ),
+                ));
+                continue;
+            }
             let Some(src) = site.page(&then.lang, &c.id) else {
                 // gone only because its file did not load: that error is the finding
                 if failed.chapter(&then.lang, &c.id) {
