@@ -333,12 +333,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// `--base-url` is checked as it is read, so a bad one is a usage error (exit 2) like any bad
-/// option value; in `site.yaml` the same check is a content error at its line.
-/// A query with something to look for: an empty one is a mistake in the command, not a
-/// search that found nothing.
+/// A query with something to look for: an empty one (or one of white space and control
+/// characters only) is a mistake in the command, not a search that found nothing.
 fn query_arg(q: &str) -> Result<String, String> {
-    if q.trim().is_empty() {
+    if q.chars().all(|c| c.is_whitespace() || c.is_control()) {
         return Err("the query is empty; give a word, a term or a section number".into());
     }
     Ok(q.to_string())
@@ -352,6 +350,8 @@ fn limit_arg(n: &str) -> Result<usize, String> {
     }
 }
 
+/// `--base-url` is checked as it is read, so a bad one is a usage error (exit 2) like any bad
+/// option value; in `site.yaml` the same check is a content error at its line.
 fn base_url_arg(url: &str) -> Result<String, String> {
     rulebook::config::normalize_base_url(url)
 }

@@ -259,6 +259,10 @@ fn an_empty_query_or_a_zero_limit_is_a_usage_error() {
     for (args, says) in [
         (vec!["search", "--site", site, "  "], "the query is empty"),
         (
+            vec!["search", "--site", site, "\u{1}\u{2} \t"],
+            "the query is empty",
+        ),
+        (
             vec!["search", "--site", site, "--limit", "0", "attack"],
             "a whole number from 1",
         ),
