@@ -129,11 +129,14 @@ pub const MARK_LEAD: &str = "\u{F8FF}rulebook:";
 /// in templates next to the marks, and a forged mark there got a chapter's raw HTML spliced
 /// into an attribute. A lone U+F8FF (the Apple logo in Apple's fonts) stays.
 pub fn scrub(text: &str) -> std::borrow::Cow<'_, str> {
-    let b = text.as_bytes();
-    // the placeholders encode as EE 80 80..83 in UTF-8, U+F8FF as EF A3 BF: look for the lead
-    // bytes first (neither occurs in Cyrillic or Latin text)
-    let placeholders = b.contains(&0xEE) && text.contains([START, BARE, OPEN, CLOSE]);
-    let marks = b.contains(&0xEF) && text.contains(MARK_LEAD);
+    // the placeholders encode as EE 80 80..83 in UTF-8, U+F8FF as EF A3 BF: one pass for
+    // either lead byte first (neither occurs in Cyrillic or Latin text; every file read
+    // passes here, and two passes of the standard library's search were 0.4 % of a build)
+    if memchr::memchr2(0xEE, 0xEF, text.as_bytes()).is_none() {
+        return text.into();
+    }
+    let placeholders = text.contains([START, BARE, OPEN, CLOSE]);
+    let marks = text.contains(MARK_LEAD);
     if !placeholders && !marks {
         return text.into();
     }
