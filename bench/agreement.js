@@ -24,7 +24,8 @@ async function main() {
   let agree = 0;
   for (const [q, lang] of queries) {
     const web = (await page(path.join(site, "public"), jsdir).S.query(q, lang)).slice(0, 10).map((h) => h.url);
-    const out = execFileSync(bin, ["search", q, "--site", site, "--lang", lang, "--limit", "10", "--json"], { encoding: "utf8" });
+    // the query last, after `--`: a query may begin with `-`
+    const out = execFileSync(bin, ["search", "--site", site, "--lang", lang, "--limit", "10", "--json", "--", q], { encoding: "utf8" });
     const cli = JSON.parse(out).map((h) => h.url);
     if (JSON.stringify(cli) === JSON.stringify(web)) agree++;
     else console.log(`${lang}\t${q}\n  cli ${cli.join(" ")}\n  web ${web.join(" ")}`);

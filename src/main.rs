@@ -85,8 +85,8 @@ enum Command {
     },
     /// Search the rules from the command line (builds or reuses an index outside public/)
     Search {
-        /// What to look for
-        #[arg(value_parser = query_arg)]
+        /// What to look for (a query may begin with `-`: `-token`, `- 7.1`)
+        #[arg(value_parser = query_arg, allow_hyphen_values = true)]
         query: String,
         /// The site folder: holds content/
         #[arg(long, default_value = ".")]

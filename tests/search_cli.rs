@@ -474,3 +474,17 @@ fn text_output_escapes_control_characters_from_the_content() {
     );
     assert!(r.stdout.contains("\\u{1b}[41m"), "{}", r.stdout);
 }
+
+/// A query may begin with `-` (a word pasted with a dash before it): it is searched, not
+/// refused as an unknown option.
+#[test]
+fn a_query_beginning_with_a_dash_is_searched() {
+    let d = default_site();
+    for q in ["-token", "- token"] {
+        let hits = search_json(d.path(), &[q, "--lang", "en", "--limit", "3"]);
+        assert_eq!(field(&hits[0], "title"), "Tokens", "{q}");
+    }
+    // the options around it are still options
+    let hits = search_json(d.path(), &["--limit", "1", "-token"]);
+    assert_eq!(hits.len(), 1);
+}
