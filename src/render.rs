@@ -471,11 +471,10 @@ impl<'a> Renderer<'a> {
         // this language's entries, then the entries only other languages have (untranslated)
         let mut sources: Vec<&str> = vec![lang];
         sources.extend(site.config.others(lang).map(String::as_str));
-        // every entry's own anchor, in every language shown: a key's anchor that is another
+        // the own anchor of every entry of this language: a key's anchor that is another
         // entry's own (keys `Exhaust` and `exhaust`: `exhaust` and `exhaust-1`) is not given
         // to a second element
-        let own_anchors: rustc_hash::FxHashSet<&str> = (sources.iter())
-            .filter_map(|l| site.glossaries.get(*l))
+        let own_anchors: rustc_hash::FxHashSet<&str> = (site.glossaries.get(lang).iter())
             .flat_map(|g| g.entries.iter().map(|e| e.anchor.as_str()))
             .collect();
         for src_lang in sources {
