@@ -283,6 +283,8 @@ const MUST_AGREE: &[&str] = &[
     "11.2",
     "1.1",
     "7",
+    // more words than are looked for (rank.rs MAX_QUERY_WORDS): both sides keep the same ones
+    "After you have taken both a main action and side action or have taken a main action and chosen not to take a side action play passes clockwise to the next player meditate",
 ];
 
 /// Queries of the agreement check: terms, phrases, word forms, typos and prefixes, in both
@@ -395,6 +397,7 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "7"),
     ("en", "damage 7.1"),
     ("en", "7.1 damage"),
+    ("en", "After you have taken both a main action and side action or have taken a main action and chosen not to take a side action play passes clockwise to the next player meditate"),
 ];
 
 #[test]

@@ -57,6 +57,12 @@ pub const FOLDED_WEIGHT: f64 = 0.7;
 pub const MAX_EXPANSIONS: usize = 16;
 /// Shortest typed prefix that is completed.
 pub const MIN_PREFIX: usize = 2;
+/// Most words of a query that are looked for: the first ones, after the little words are left
+/// out ([`query_words`]). A pasted paragraph of 40 words took the browser 1.2 s at 400
+/// chapters, and 32 words 2.6 s at 2,000: each word is scored over every document its
+/// postings name, again after each tier loaded. Twelve words of a sentence already find it
+/// (0.5 to 0.7 s on a first visit at 2,000 chapters). search.js `MAX_WORDS`.
+pub const MAX_QUERY_WORDS: usize = 12;
 
 /// One word of a query.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,7 +147,8 @@ pub fn is_stop_word(typed: &str) -> bool {
 ///
 /// A [`STOP_WORDS`] word is left out when the query has a word that is not one, unless it is
 /// the last word and long enough to be completed: it may be the start of a longer word still
-/// being typed (`на` of `накладання`). A query of little words alone keeps them all.
+/// being typed (`на` of `накладання`). A query of little words alone keeps them all. At most
+/// the first [`MAX_QUERY_WORDS`] are kept.
 pub fn query_words(query: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for t in tokenize(&section_commas(query)) {
@@ -151,6 +158,7 @@ pub fn query_words(query: &str) -> Vec<(String, String)> {
     }
     let stop = |exact: &str| is_stop_word(&exact.replace('ґ', "г"));
     if out.iter().all(|(_, exact)| stop(exact)) {
+        out.truncate(MAX_QUERY_WORDS);
         return out;
     }
     let n = out.len();
@@ -160,6 +168,7 @@ pub fn query_words(query: &str) -> Vec<(String, String)> {
             !stop(exact) || (i + 1 == n && exact.chars().count() >= MIN_PREFIX)
         })
         .map(|(_, w)| w)
+        .take(MAX_QUERY_WORDS)
         .collect()
 }
 
@@ -678,6 +687,12 @@ mod tests {
         // little words alone are the query
         assert_eq!(words("на і"), ["на", "і"]);
         assert_eq!(words("the"), ["the"]);
+        // at most MAX_QUERY_WORDS, the first ones, little words left out first
+        let long: Vec<String> = (1..=20).map(|i| format!("w{i}x")).collect();
+        let q = long.join(" the ");
+        assert_eq!(words(&q), long[..MAX_QUERY_WORDS]);
+        let little = STOP_WORDS[..MAX_QUERY_WORDS + 2].join(" ");
+        assert_eq!(words(&little), STOP_WORDS[..MAX_QUERY_WORDS]);
     }
 
     #[test]

@@ -14,7 +14,7 @@
   "use strict";
   var doc = document;
   var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5, FOLDED_WEIGHT = 0.7;
-  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, MAX_ENDING = 5, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
+  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, MAX_WORDS = 12, MAX_ENDING = 5, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
   /* Results whose details (title, chapter, snippet: a document chunk each) are loaded before
      the list is shown. The others are placeholders until they scroll into view: about five
      results fill the panel (70vh), and a document chunk is most of a later search's bytes. */
@@ -211,7 +211,8 @@
       return pre + num.replace(/,/g, ".");
     });
   }
-  /* rank.rs `query_words`; the array's `lengths` are rank.rs `title_lengths` (step 5). */
+  /* rank.rs `query_words` (at most MAX_WORDS, rank.rs MAX_QUERY_WORDS); the array's `lengths`
+     are rank.rs `title_lengths` (step 5). */
   function queryWords(q) {
     var out = [], seen = new Set(), stop, n, kept, tokens = window.RulebookAnalyzer.tokenize(sectionCommas(q));
     tokens.forEach(function (t) {
@@ -223,9 +224,9 @@
     if (!stopWords) stopWords = new Set(meta.stop);
     stop = function (w) { return stopWords.has(w.typed); };
     n = out.length;
-    kept = out.every(stop) ? out : out.filter(function (w, i) {
+    kept = (out.every(stop) ? out : out.filter(function (w, i) {
       return !stop(w) || (i + 1 === n && Array.from(w.exact).length >= MIN_PREFIX);
-    });
+    })).slice(0, MAX_WORDS);
     kept.lengths = titleLengths(tokens, kept);
     return kept;
   }
