@@ -294,8 +294,21 @@ impl Output {
 /// What is below `root` and not in `listed` (folders end in `/`, their content is not listed),
 /// sorted. A folder that cannot be read counts: what is in it is unknown.
 fn unlisted(root: &Path, listed: &Listed) -> Vec<String> {
+    unlisted_below(root, "", listed)
+}
+
+/// [`unlisted`] in the folder `sub` of `root` only (`""`: all of it), named from `root`.
+fn unlisted_below(root: &Path, sub: &str, listed: &Listed) -> Vec<String> {
     let mut found = Vec::new();
-    let mut stack = vec![(root.to_path_buf(), String::new())];
+    let start = if sub.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(sub)
+    };
+    if !start.exists() {
+        return found;
+    }
+    let mut stack = vec![(start, sub.to_string())];
     while let Some((dir, rel)) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             found.push(format!("{rel}/"));
@@ -497,6 +510,18 @@ impl Staging {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(e),
         };
+        // files of the user's put into the folder since (replacing it would delete them)
+        if let Some(l) = &listed {
+            let strays = unlisted_below(&self.target, sub, l);
+            if !strays.is_empty() {
+                return Err(std::io::Error::other(format!(
+                    "refusing to replace {}: it holds what the last build did not write, which \
+                     replacing it would delete: {}; move them out of the folder",
+                    self.target.join(sub).display(),
+                    strays.join(", ")
+                )));
+            }
+        }
         let write_marker = |names: Vec<String>| -> std::io::Result<()> {
             let tmp = self.outer.join("marker-new");
             std::fs::write(&tmp, marker_text(names))?;

@@ -783,3 +783,69 @@ fn a_preview_whose_log_is_closed_keeps_serving() {
     s.wait_for(v, no_errors);
     assert!(article_text(&s.addr, "/en/rules/").contains("edited with the log closed"));
 }
+
+/// A full rebuild (a chapter added) never deletes what was put into the output folder since
+/// `serve` started: it is refused with an error naming the file, as `build` refuses it, and
+/// the file stays; the search index is not replaced over a file put into its folder either.
+/// (A full rebuild deleted both, with the rest of the old site.)
+#[test]
+fn files_put_into_the_output_folder_survive_rebuilds() {
+    let dir = fixture();
+    let out = tempfile::tempdir().unwrap();
+    let site_out = out.path().join("site");
+    let s = Serve::start_with(dir.path(), &["--output", site_out.to_str().unwrap()]);
+    let v = s.version();
+    std::fs::write(site_out.join("notes.txt"), "mine").unwrap();
+    write(
+        dir.path(),
+        "content/en/extra.md",
+        b"---\nid: extra\ntitle: Extra\n---\n\nMore words.\n",
+    );
+    let st = s.wait_for(v, |st| !no_errors(st));
+    assert!(
+        st["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("notes.txt")),
+        "{st}"
+    );
+    assert_eq!(std::fs::read(site_out.join("notes.txt")).unwrap(), b"mine");
+    // moved out: the next rebuild goes through
+    std::fs::rename(site_out.join("notes.txt"), out.path().join("notes.txt")).unwrap();
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/extra.md",
+        "More words.",
+        "More words, again.",
+    );
+    s.wait_for(v, no_errors);
+    assert!(article_text(&s.addr, "/en/extra/").contains("again"));
+    // a file in the search index's folder: the index written once edits pause is refused,
+    // with an error in the open pages, and the file stays
+    let status = |addr: &str| -> serde_json::Value {
+        serde_json::from_slice(&get(addr, "/__rulebook/wait?now=1").body).unwrap()
+    };
+    let searched = status(&s.addr)["search"].as_u64().unwrap();
+    std::fs::write(site_out.join("search/mine.txt"), "mine").unwrap();
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "Intro text.",
+        "Intro text, edited.",
+    );
+    let st = s.wait_for(v, |st| {
+        !no_errors(st) || st["search"].as_u64().is_some_and(|n| n > searched)
+    });
+    assert_eq!(
+        std::fs::read(site_out.join("search/mine.txt")).unwrap(),
+        b"mine",
+        "{st}"
+    );
+    assert!(
+        st["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("search/mine.txt")),
+        "{st}"
+    );
+}

@@ -80,6 +80,16 @@ impl Live {
         if diags.has_errors() {
             return Err(errors_of(diags));
         }
+        // What `build` checks before it replaces a site, checked again on every full rebuild:
+        // the folder may have gained files of the user's since `serve` started (a full
+        // rebuild deleted them, with the rest of the old site).
+        let refused =
+            |e: crate::output::OutputError| vec![Diagnostic::error("output", output, 0, e.0)];
+        let checked = crate::output::check_output(output, root).map_err(refused)?;
+        if checked.is_legacy() {
+            return Err(refused(checked.legacy_refusal()));
+        }
+        checked.check_unlisted().map_err(refused)?;
         staging.commit().map_err(|e| {
             vec![Diagnostic::error(
                 "io",

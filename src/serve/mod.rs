@@ -255,7 +255,11 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                         }
                         // a stop interrupts the writing: nothing to report
                         Some(Err(_)) if crate::stop::stopping() => {}
-                        Some(Err(e)) => print_findings(&e),
+                        // shown in the open pages too, as a rebuild's errors are
+                        Some(Err(e)) => {
+                            print_findings(&e);
+                            shared.publish(e, false);
+                        }
                         None => {}
                     }
                     continue;
@@ -316,7 +320,11 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
                 if !r.full {
                     match live.as_ref().map(|l| l.write_print()) {
                         Some(Ok(_)) => shared.publish_print(),
-                        Some(Err(e)) => print_findings(&e),
+                        // shown in the open pages too, as a rebuild's errors are
+                        Some(Err(e)) => {
+                            print_findings(&e);
+                            shared.publish(e, false);
+                        }
                         None => {}
                     }
                 }
