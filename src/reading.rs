@@ -51,6 +51,21 @@ pub struct Reading {
     /// Text language → section number → (title, opening text); by language first, like
     /// `referenced_by`, so a lookup borrows its keys.
     pub previews: BTreeMap<String, FxHashMap<String, (String, String)>>,
+    /// Text language → how often each glossary term is used, and the number of sections:
+    /// what `common` is worked out from, kept for the incremental rebuild.
+    used: BTreeMap<String, (FxHashMap<u32, usize>, usize)>,
+}
+
+/// Which terms of `m` are too common to link, from how often each is used in `sections`
+/// sections.
+fn common_flags(m: &TermMatcher, used: &FxHashMap<u32, usize>, sections: usize) -> Vec<bool> {
+    (0..m.len() as u32)
+        .map(|t| {
+            sections >= COMMON_MIN_SECTIONS
+                && m.single_word(t)
+                && used.get(&t).copied().unwrap_or(0) as f64 > COMMON_SHARE * sections as f64
+        })
+        .collect()
 }
 
 fn number_key(n: &str) -> Vec<u64> {
@@ -157,14 +172,57 @@ fn page_part(
     (refs, chapter_previews(p), terms)
 }
 
+/// One language's part of [`Reading`]: its language, "Referenced by" lists, previews, terms too
+/// common to link, and the uses of terms with the number of sections.
+type LangPart = (
+    String,
+    FxHashMap<String, Vec<Referrer>>,
+    FxHashMap<String, (String, String)>,
+    Option<Vec<bool>>,
+    (FxHashMap<u32, usize>, usize),
+);
+
 impl Reading {
-    /// Replaces the previews of one chapter of `lang` (the incremental rebuild, after an edit).
-    pub fn set_chapter_previews(&mut self, lang: &str, old: &ChapterPage, new: &ChapterPage) {
+    /// Puts an edited chapter of `lang` in place of its old version (the incremental rebuild):
+    /// its previews, and its uses of glossary terms. Returns whether the edit changes only the
+    /// chapter's own pages. It does not when it changes the references the chapter makes (the
+    /// "Referenced by" lists under other chapters' headings and on the print view) or which
+    /// terms are too common to link (every page): then only a full rebuild is right, and what
+    /// is left here is not to be used.
+    pub fn replace_chapter(&mut self, lang: &str, old: &ChapterPage, new: &ChapterPage) -> bool {
+        let (old_refs, old_previews, old_terms) = page_part(old);
+        let (new_refs, new_previews, new_terms) = page_part(new);
         let previews = self.previews.entry(lang.to_string()).or_default();
-        for (n, _) in chapter_previews(old) {
+        for (n, _) in old_previews {
             previews.remove(&n);
         }
-        previews.extend(chapter_previews(new));
+        previews.extend(new_previews);
+        fn set<'a>(mut r: Vec<(&'a str, Referrer)>) -> Vec<(&'a str, Referrer)> {
+            r.sort_unstable();
+            r.dedup();
+            r
+        }
+        let same_refs = set(old_refs) == set(new_refs);
+        let (used, sections) = self.used.entry(lang.to_string()).or_default();
+        for t in old_terms {
+            if let Some(n) = used.get_mut(&t) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        for t in new_terms {
+            *used.entry(t).or_default() += 1;
+        }
+        *sections =
+            (*sections + new.prepared.headings.len()).saturating_sub(old.prepared.headings.len());
+        let common = self
+            .terms
+            .get(lang)
+            .map(|m| common_flags(m, used, *sections));
+        let same_common = common.as_ref() == self.common.get(lang);
+        if let Some(c) = common {
+            self.common.insert(lang.to_string(), c);
+        }
+        same_refs && same_common
     }
 
     /// Gathers the site-wide facts from the rendered chapters of every language. It needs no
@@ -178,19 +236,14 @@ impl Reading {
             terms,
             ..Reading::default()
         };
-        type Part = (
-            String,
-            FxHashMap<String, Vec<Referrer>>,
-            FxHashMap<String, (String, String)>,
-            Option<Vec<bool>>,
-        );
-        let parts: Vec<Part> = pages
+        let parts: Vec<LangPart> = pages
             .par_iter()
             .map(|(lang, pages)| r.gather_lang(lang, pages))
             .collect();
-        for (lang, refby, previews, common) in parts {
+        for (lang, refby, previews, common, used) in parts {
             r.referenced_by.insert(lang.clone(), refby);
             r.previews.insert(lang.clone(), previews);
+            r.used.insert(lang.clone(), used);
             if let Some(c) = common {
                 r.common.insert(lang, c);
             }
@@ -198,17 +251,7 @@ impl Reading {
         r
     }
 
-    #[allow(clippy::type_complexity)]
-    fn gather_lang(
-        &self,
-        lang: &str,
-        pages: &[ChapterPage],
-    ) -> (
-        String,
-        FxHashMap<String, Vec<Referrer>>,
-        FxHashMap<String, (String, String)>,
-        Option<Vec<bool>>,
-    ) {
+    fn gather_lang(&self, lang: &str, pages: &[ChapterPage]) -> LangPart {
         let lang = lang.to_string();
         {
             // Each page's part on all cores: the references it makes (target, referrer), its
@@ -240,17 +283,11 @@ impl Reading {
             });
             let referenced_by: FxHashMap<String, Vec<Referrer>> =
                 refs.into_iter().map(|(n, l)| (n.to_string(), l)).collect();
-            let common = self.terms.get(&lang).map(|m| {
-                (0..m.len() as u32)
-                    .map(|t| {
-                        sections >= COMMON_MIN_SECTIONS
-                            && m.single_word(t)
-                            && used.get(&t).copied().unwrap_or(0) as f64
-                                > COMMON_SHARE * sections as f64
-                    })
-                    .collect()
-            });
-            (lang, referenced_by, previews, common)
+            let common = self
+                .terms
+                .get(&lang)
+                .map(|m| common_flags(m, &used, sections));
+            (lang, referenced_by, previews, common, (used, sections))
         }
     }
 

@@ -849,3 +849,154 @@ fn files_put_into_the_output_folder_survive_rebuilds() {
         "{st}"
     );
 }
+
+/// After edits, what `serve` wrote is what `build` writes from the same content (but `sw.js`,
+/// which the preview never serves). Edits that change other chapters' pages rebuild them: a
+/// reference made (the "Referenced by" list under the section it names, on its chapter's page
+/// and the print view), a section added (its address, the links to it). Only the edited
+/// chapter was written again, and those pages stayed as they were.
+#[test]
+fn after_edits_the_served_site_is_what_a_build_writes() {
+    let d = default_site();
+    let out = tempfile::tempdir().unwrap();
+    let served = out.path().join("served");
+    let s = Serve::start_with(d.path(), &["--output", served.to_str().unwrap()]);
+    let append = |rel: &str, text: &str| {
+        let p = d.path().join(rel);
+        let mut body = std::fs::read_to_string(&p).unwrap();
+        body.push_str(text);
+        std::fs::write(&p, body).unwrap();
+    };
+    let v = s.version();
+    append(
+        "content/en/rr-08-meditation.md",
+        "\nSee 7.1.0 for details.\n",
+    );
+    s.wait_for(v, no_errors);
+    let v = s.version();
+    append(
+        "content/en/rr-08-meditation.md",
+        "\n## 8.5.0 New Section\n\nNew words.\n",
+    );
+    s.wait_for(v, no_errors);
+    // a plain edit, rebuilt in place; then the print views and the search index catch up
+    let searched =
+        serde_json::from_slice::<serde_json::Value>(&get(&s.addr, "/__rulebook/wait?now=1").body)
+            .unwrap()["search"]
+            .as_u64()
+            .unwrap();
+    let v = s.version();
+    append("content/uk/02-setup.md", "\nЩе один абзац.\n");
+    s.wait_for(v, no_errors);
+    // the print views are written after the pages (their news does not make a new version)
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = get(&s.addr, "/__rulebook/wait?now=1");
+        let st: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        if st["print"] == st["version"] {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the print views were not written: {st}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    s.wait_for_search(searched + 1);
+    drop(s);
+    assert_served_as_built(d.path(), &served);
+}
+
+/// Builds the site at `site` beside `served` (what `serve` wrote from it) and fails on any
+/// file that differs, but `sw.js`, which the preview never serves.
+fn assert_served_as_built(site: &Path, served: &Path) {
+    let built = served.with_file_name("built");
+    let r = run(&[
+        "build",
+        "--site",
+        site.to_str().unwrap(),
+        "--output",
+        built.to_str().unwrap(),
+        "--base-url",
+        "/",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let files = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        snapshot(dir)
+            .into_iter()
+            .filter(|(p, _)| p != Path::new("sw.js"))
+            .collect()
+    };
+    let (a, b) = (files(served), files(&built));
+    let names = |v: &[(PathBuf, Vec<u8>)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b));
+    let differ: Vec<&PathBuf> = a
+        .iter()
+        .zip(&b)
+        .filter(|(x, y)| x.1 != y.1)
+        .map(|(x, _)| &x.0)
+        .collect();
+    assert!(differ.is_empty(), "served and built differ: {differ:?}");
+}
+
+/// A term used in more than a fifth of the sections is too common to link, on every page: an
+/// edit that makes it so (or no longer so) rebuilds every page, as `build` would write them.
+#[test]
+fn an_edit_that_makes_a_term_too_common_to_link_rebuilds_every_page() {
+    // 5 chapters of 8 sections: 45 sections, "guard" in 9 (not more than a fifth)
+    let mut files = vec![
+        ("content/site.yaml".to_string(), SITE_YAML.to_string()),
+        (
+            "content/en/glossary.json".to_string(),
+            "{\"guard\": \"Guard text.\"}".to_string(),
+        ),
+    ];
+    let mut uses = 0;
+    for c in 1..=5 {
+        let mut text = format!("---\nid: c{c}\ntitle: Chapter {c}\n---\n\nOpening.\n\n");
+        for n in 1..=8 {
+            let word = if uses < 9 && n % 4 == 1 {
+                "guard"
+            } else {
+                "ward"
+            };
+            if word == "guard" {
+                uses += 1;
+            }
+            text.push_str(&format!(
+                "## {c}.{n}.0 Part {n}\n\nA {word} stands here.\n\n"
+            ));
+        }
+        files.push((format!("content/en/c{c}.md"), text));
+    }
+    assert_eq!(uses, 9);
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let d = site(&refs);
+    let out = tempfile::tempdir().unwrap();
+    let served = out.path().join("served");
+    let s = Serve::start_with(d.path(), &["--output", served.to_str().unwrap()]);
+    let linked = |addr: &str| {
+        get(addr, "/en/c1/")
+            .body
+            .windows(10)
+            .any(|w| w == b"#guard\">gu")
+    };
+    assert!(linked(&s.addr), "guard is linked while it is not common");
+    let v = s.version();
+    edit(
+        d.path(),
+        "content/en/c5.md",
+        "A ward stands here.",
+        "A guard stands here.",
+    );
+    s.wait_for(v, no_errors);
+    assert!(
+        !linked(&s.addr),
+        "guard, now common, is still linked on another page"
+    );
+    drop(s);
+    assert_served_as_built(d.path(), &served);
+}

@@ -20,7 +20,6 @@ use tera::Tera;
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::render::{chapter_path, Renderer};
 use crate::site::Site;
-use crate::xref::Pending;
 
 pub struct Live {
     pub root: PathBuf,
@@ -189,13 +188,12 @@ impl Live {
             let numbers = |d: &[crate::sections::SectionDef]| -> BTreeSet<String> {
                 d.iter().map(|x| x.number.clone()).collect()
             };
-            let (old_n, new_n) = (numbers(&old_defs), numbers(&new_defs));
-            // a number defined elsewhere in this language would be a duplicate: let the full
-            // build report it properly
-            if new_n
-                .iter()
-                .any(|n| !old_n.contains(n) && self.site.sections.get(&lang, n).is_some())
-            {
+            // A section number added or removed changes more than this chapter: the links to it
+            // in other chapters and in glossary definitions (a link or plain text), the page of
+            // section addresses, and a duplicate of a number defined elsewhere is an error the
+            // full build reports. (Other chapters re-rendered here kept the glossary and the
+            // address page out of date.)
+            if numbers(&old_defs) != numbers(&new_defs) {
                 return Ok(None);
             }
             let titles = |p: &crate::site::ChapterPage| -> Vec<(u8, String, Option<String>)> {
@@ -220,26 +218,6 @@ impl Live {
                     }
                 }
             }
-            let appeared: BTreeSet<&String> = old_n.symmetric_difference(&new_n).collect();
-            if !appeared.is_empty() {
-                for pages in self.site.pages.values() {
-                    for p in pages {
-                        let refers = p.prepared.pending.iter().any(|x| match x {
-                            Pending::Bare { number, .. } => appeared.contains(number),
-                            Pending::Link(l) => appeared.contains(&l.number),
-                            // "referenced by" lists under numbered headings
-                            Pending::Section { number } => appeared.contains(number),
-                            Pending::Chapter(_)
-                            | Pending::Term { .. }
-                            | Pending::Anchor { .. }
-                            | Pending::Entry { .. } => false,
-                        });
-                        if refers {
-                            to_render.insert(p.chapter.id.clone());
-                        }
-                    }
-                }
-            }
             let id = page.chapter.id.clone();
             self.site.sections.remove_chapter(&lang, &id);
             for d in new_defs {
@@ -260,7 +238,11 @@ impl Live {
                 &self.site.root,
             ));
             if let Some(slot) = self.site.pages.get_mut(&lang).and_then(|v| v.get_mut(i)) {
-                self.site.reading.set_chapter_previews(&lang, slot, &page);
+                // references made or removed, or a term now too common to link (or no longer):
+                // other chapters' pages change too
+                if !self.site.reading.replace_chapter(&lang, slot, &page) {
+                    return Ok(None);
+                }
                 *slot = page;
             }
             edited.insert(id.clone());

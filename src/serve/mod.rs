@@ -348,7 +348,9 @@ fn full(
     output: &Path,
     live: &mut Option<Live>,
 ) -> Result<incremental::Rebuilt, Vec<crate::diag::Diagnostic>> {
-    let (l, r) = Live::full(root, output)?;
+    // on failure the model in memory is dropped too: an update that asked for this rebuild
+    // may have changed it half way, and the next change is then built in full again
+    let (l, r) = Live::full(root, output).inspect_err(|_| *live = None)?;
     *live = Some(l);
     Ok(r)
 }
