@@ -197,7 +197,7 @@ impl Reading {
             previews.remove(&n);
         }
         previews.extend(new_previews);
-        fn set<'a>(mut r: Vec<(&'a str, Referrer)>) -> Vec<(&'a str, Referrer)> {
+        fn set(mut r: Vec<(&str, Referrer)>) -> Vec<(&str, Referrer)> {
             r.sort_unstable();
             r.dedup();
             r
