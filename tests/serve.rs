@@ -1000,3 +1000,47 @@ fn an_edit_that_makes_a_term_too_common_to_link_rebuilds_every_page() {
     drop(s);
     assert_served_as_built(d.path(), &served);
 }
+
+/// A site folder made while `serve` runs (a first static/) is watched from then on, and so is
+/// a content/ made anew (moved away and copied back): later edits in them are rebuilt. (Only
+/// the folders there at the start were watched.)
+#[test]
+fn folders_made_while_serving_are_watched() {
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    let v = s.version();
+    std::fs::create_dir(dir.path().join("static")).unwrap();
+    s.wait_for(v, no_errors);
+    let v = s.version();
+    std::fs::write(dir.path().join("static/hello.txt"), "hello 1").unwrap();
+    s.wait_for(v, |_| get(&s.addr, "/static/hello.txt").body == b"hello 1");
+    let v = s.version();
+    std::fs::write(dir.path().join("static/hello.txt"), "hello 2").unwrap();
+    s.wait_for(v, |_| get(&s.addr, "/static/hello.txt").body == b"hello 2");
+    // content/ moved away and copied back: edits in the copy are rebuilt
+    let content = dir.path().join("content");
+    let old = dir.path().join("content-old");
+    std::fs::rename(&content, &old).unwrap();
+    let v = s.version();
+    std::fs::create_dir(&content).unwrap();
+    for e in walkdir::WalkDir::new(&old) {
+        let e = e.unwrap();
+        let to = content.join(e.path().strip_prefix(&old).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    s.wait_for(v, no_errors);
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/en/rules.md",
+        "Intro text.",
+        "Intro text, copied.",
+    );
+    s.wait_for(v, |_| {
+        article_text(&s.addr, "/en/rules/").contains("copied")
+    });
+}

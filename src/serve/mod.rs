@@ -291,6 +291,16 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         if changed.is_empty() {
             continue;
         }
+        // A site folder made since the start (a first static/ or templates/), or made anew (a
+        // content/ moved away and copied back): watched from now on. The root's watch saw it
+        // appear, and this rebuild, a full one, reads what it already holds.
+        for p in &changed {
+            if p.parent() == Some(root.as_path()) && p.is_dir() {
+                if let Err(e) = watcher.watch(p, notify::RecursiveMode::Recursive) {
+                    say!("cannot watch {}: {e}", p.display());
+                }
+            }
+        }
         let result = match live.as_mut() {
             Some(l) if l.can_update(&changed) && file_errors.is_empty() => match l.update(&changed)
             {
