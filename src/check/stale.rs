@@ -133,7 +133,18 @@ pub fn rewrite_front_matter(text: &str, block: &str, file: &Path) -> Result<Stri
         // appended a second block, which the next load refuses as a duplicate
         if crate::load::front_matter_key(lines[i]).as_deref() == Some("translated_from") {
             i += 1;
-            while i < close && (lines[i].starts_with(' ') || lines[i].starts_with('\t')) {
+            let indented = |l: &str| l.starts_with(' ') || l.starts_with('\t');
+            let aside = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+            // a blank line or a comment is the block's when the block goes on after it (one
+            // left behind kept the lines under it, indented under nothing: the file no longer
+            // loaded)
+            while i < close
+                && (indented(lines[i])
+                    || (aside(lines[i])
+                        && (i..close)
+                            .find(|&j| !aside(lines[j]))
+                            .is_some_and(|j| indented(lines[j]))))
+            {
                 i += 1;
             }
             continue;
@@ -166,6 +177,24 @@ mod tests {
             section: section.into(),
             heading: false,
             original: false,
+        }
+    }
+
+    #[test]
+    fn an_old_record_with_blank_lines_or_comments_is_replaced_whole() {
+        let block = "translated_from:\n  lang: en\n  hash: \"new\"\n";
+        for old in [
+            "translated_from:\n  lang: en\n\n  hash: \"abc\"\n",
+            "translated_from:\n  lang: en\n# from the English\n  hash: \"abc\"\n",
+            "translated_from:\n  # a note\n  lang: en\n  hash: \"abc\"\n",
+        ] {
+            let text = format!("---\nid: x\n{old}weight: 2\n\n# kept\ntitle: T\n---\nbody\n");
+            let out = rewrite_front_matter(&text, block, Path::new("x.md")).unwrap();
+            assert_eq!(
+                out,
+                format!("---\nid: x\nweight: 2\n\n# kept\ntitle: T\n{block}---\nbody\n"),
+                "{old:?}"
+            );
         }
     }
 
