@@ -138,22 +138,66 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
             dir.display()
         ));
     }
+    // Everything that could stop the writing half way is found first: a file where a folder
+    // goes (a `.github` file), or anything at all, a dangling link included, where a file
+    // goes (written through, a link made init write outside the folder).
+    let there = |p: &Path| std::fs::symlink_metadata(p).ok();
     for (rel, _) in &files {
-        if dir.join(rel).exists() {
+        let path = dir.join(rel);
+        if there(&path).is_some() {
             return Err(format!(
                 "{} already exists; init never overwrites a file",
-                dir.join(rel).display()
+                path.display()
             ));
         }
+        let mut folder = path.parent();
+        while let Some(f) = folder.filter(|f| f.starts_with(dir) && *f != dir) {
+            if there(f).is_some_and(|m| !m.is_dir()) {
+                return Err(format!(
+                    "{} is a file, where init makes a folder; move it away and run init again",
+                    f.display()
+                ));
+            }
+            folder = f.parent();
+        }
+    }
+    // the folders init makes, deepest last: removed again if it cannot finish
+    let mut made: Vec<PathBuf> = Vec::new();
+    for (rel, _) in &files {
+        let mut folder = dir.join(rel).parent().map(Path::to_path_buf);
+        let mut chain = Vec::new();
+        while let Some(f) = folder.filter(|f| f.starts_with(dir) && f != dir) {
+            if there(&f).is_none() && !made.contains(&f) {
+                chain.push(f.clone());
+            }
+            folder = f.parent().map(Path::to_path_buf);
+        }
+        made.extend(chain.into_iter().rev());
     }
     let mut written = Vec::new();
     for (rel, text) in files {
         let path = dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        let wrote = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| {
+                // never through a link, never over a file made meanwhile
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&path)?;
+                std::io::Write::write_all(&mut f, text.as_bytes())
+            });
+        if let Err(e) = wrote {
+            // no half-made site: a second init would refuse the content/ folder it left
+            for p in &written {
+                let _ = std::fs::remove_file(p);
+            }
+            for f in made.iter().rev() {
+                let _ = std::fs::remove_dir(f);
+            }
+            return Err(format!("cannot write {}: {e}", path.display()));
         }
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         written.push(path);
     }
     Ok(written)

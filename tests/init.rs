@@ -72,6 +72,37 @@ fn init_refuses_an_existing_site() {
     );
 }
 
+/// What would stop init half way is refused before anything is written: a file where a folder
+/// goes (`.github`), and a link, even a dangling one, where a file goes (init wrote through
+/// it, outside the folder). Nothing is left behind, so init runs once the cause is gone.
+#[test]
+fn init_writes_nothing_when_it_cannot_write_everything() {
+    let t = tempfile::tempdir().unwrap();
+    let site = t.path().join("site");
+    std::fs::create_dir(&site).unwrap();
+    std::fs::write(site.join(".github"), b"mine").unwrap();
+    let s = site.to_str().unwrap();
+    let r = run(&["init", s]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains(".github is a file"), "{}", r.stderr);
+    let left: Vec<_> = std::fs::read_dir(&site)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, [".github"], "init left files behind");
+    std::fs::remove_file(site.join(".github")).unwrap();
+    // a dangling link where .gitignore goes: refused, and nothing made at its target
+    let victim = t.path().join("victim");
+    std::os::unix::fs::symlink(&victim, site.join(".gitignore")).unwrap();
+    let r = run(&["init", s]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(!victim.exists(), "init wrote through a link");
+    assert!(!site.join("content").exists());
+    std::fs::remove_file(site.join(".gitignore")).unwrap();
+    assert_eq!(run(&["init", s]).code, 0);
+    assert!(site.join("content/site.yaml").is_file());
+}
+
 /// The home folder is refused, as `build --output` refuses it: a site there would scatter
 /// `content/`, `.github/` and a `.gitignore` among the user's files. (The file system root is
 /// refused by the same check; a test that got it wrong would write into `/`.)
