@@ -1044,3 +1044,87 @@ fn folders_made_while_serving_are_watched() {
         article_text(&s.addr, "/en/rules/").contains("copied")
     });
 }
+
+/// Sends `request` as written and returns what the server answers, whole.
+fn raw(addr: &str, request: &[u8]) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    c.write_all(request).unwrap();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    out
+}
+
+/// The header line `name` of a raw answer, if any.
+fn header(answer: &[u8], name: &str) -> Option<String> {
+    let text = String::from_utf8_lossy(answer);
+    let head = text.split("\r\n\r\n").next().unwrap_or("").to_string();
+    head.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")).map(str::to_string))
+}
+
+/// HEAD is answered with GET's head and no body (a page said `Content-Length: 0`, a missing
+/// one sent its body); a folder asked for with a doubled slash is redirected within the site
+/// (`//en/rules` was sent to `//en/rules/`, which a browser reads as the host `en`).
+#[test]
+fn head_requests_and_redirects_are_answered_as_http_asks() {
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    for path in ["/en/rules/", "/en/nothing-here/", "/sw.js"] {
+        let got = raw(
+            &s.addr,
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes(),
+        );
+        let head = raw(
+            &s.addr,
+            format!("HEAD {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes(),
+        );
+        let body = |a: &[u8]| {
+            let at = a.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+            a[at..].to_vec()
+        };
+        assert!(body(&head).is_empty(), "{path}: HEAD sent a body");
+        let length = header(&head, "Content-Length").unwrap();
+        // a page's live-reload script names the version: the same length either way
+        assert_eq!(length, body(&got).len().to_string(), "{path}");
+        assert_eq!(length, header(&got, "Content-Length").unwrap(), "{path}");
+    }
+    let moved = raw(&s.addr, b"GET //en/rules HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(header(&moved, "Location").as_deref(), Some("/en/rules/"));
+}
+
+/// A request's head must arrive whole within the read timeout: a client sending a header
+/// line every few seconds is cut off, not kept for as long as it goes on.
+#[test]
+fn a_request_head_sent_slowly_is_cut_off() {
+    use std::io::{Read, Write};
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    let mut c = std::net::TcpStream::connect(&s.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    c.write_all(b"GET /en/rules/ HTTP/1.1\r\n").unwrap();
+    let start = Instant::now();
+    let mut answered = false;
+    while start.elapsed() < Duration::from_secs(20) {
+        if c.write_all(b"X-Slow: y\r\n").is_err() {
+            answered = true;
+            break;
+        }
+        let mut buf = [0u8; 64];
+        match c.read(&mut buf) {
+            Ok(0) | Ok(_) => {
+                answered = true;
+                break;
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(2000)),
+        }
+    }
+    assert!(answered, "a head sent slowly held its connection for 20 s");
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -220,6 +220,19 @@ fn respond(
     body: &[u8],
     extra: &[(&str, &str)],
 ) -> std::io::Result<()> {
+    respond_to(s, false, status, content_type, body, extra)
+}
+
+/// [`respond`], or for a HEAD request (`head_only`) the same head without the body: its length is
+/// the body's, as HTTP asks.
+fn respond_to(
+    s: &mut TcpStream,
+    head_only: bool,
+    status: u16,
+    content_type: &str,
+    body: &[u8],
+    extra: &[(&str, &str)],
+) -> std::io::Result<()> {
     let reason = match status {
         200 => "OK",
         301 => "Moved Permanently",
@@ -237,24 +250,37 @@ fn respond(
     }
     head.push_str("\r\n");
     s.write_all(head.as_bytes())?;
-    s.write_all(body)?;
+    if !head_only {
+        s.write_all(body)?;
+    }
     s.flush()
 }
 
-/// Reads the request line and headers; returns (method, target).
+/// Reads the request line and headers; returns (method, target). The whole head must come
+/// within [`READ_TIMEOUT`]: a client sending a header line every few seconds held its
+/// connection (and one of the [`MAX_CONNECTIONS`]) for as long as it liked.
 fn read_request(s: &TcpStream) -> Option<(String, String)> {
+    let deadline = Instant::now() + READ_TIMEOUT;
+    let left = || {
+        let d = deadline.saturating_duration_since(Instant::now());
+        (!d.is_zero() && s.set_read_timeout(Some(d)).is_ok()).then_some(())
+    };
     let mut r = BufReader::new(s.try_clone().ok()?).take(16 * 1024);
     let mut line = String::new();
+    left()?;
     r.read_line(&mut line).ok()?;
     let mut parts = line.split_whitespace();
     let method = parts.next()?.to_string();
     let target = parts.next()?.to_string();
     loop {
         let mut h = String::new();
+        left()?;
         if r.read_line(&mut h).ok()? == 0 || h == "\r\n" || h == "\n" {
             break;
         }
     }
+    // the answer may take its time again (a long-poll is answered by another thread)
+    let _ = s.set_read_timeout(Some(READ_TIMEOUT));
     Some((method, target))
 }
 
@@ -277,10 +303,12 @@ fn handle(mut s: TcpStream, shared: &Shared) {
         );
         return;
     }
+    let head_only = method == "HEAD";
     let path = target.split('?').next().unwrap_or("");
     if path == "/sw.js" {
-        let _ = respond(
+        let _ = respond_to(
             &mut s,
+            head_only,
             200,
             "text/javascript; charset=utf-8",
             NO_WORKER_JS.as_bytes(),
@@ -289,8 +317,9 @@ fn handle(mut s: TcpStream, shared: &Shared) {
         return;
     }
     if path == "/__rulebook/live.js" {
-        let _ = respond(
+        let _ = respond_to(
             &mut s,
+            head_only,
             200,
             "text/javascript; charset=utf-8",
             LIVE_JS.as_bytes(),
@@ -330,7 +359,6 @@ fn handle(mut s: TcpStream, shared: &Shared) {
         }
         return;
     }
-    let head_only = method == "HEAD";
     match resolve(&shared.root, &target) {
         Found::File(f) => match std::fs::read(&f) {
             Ok(bytes) => {
@@ -341,23 +369,23 @@ fn handle(mut s: TcpStream, shared: &Shared) {
                 } else {
                     bytes
                 };
-                let body: &[u8] = if head_only { &[] } else { &body };
-                let _ = respond(&mut s, 200, ct, body, &[]);
+                let _ = respond_to(&mut s, head_only, 200, ct, &body, &[]);
             }
-            Err(_) => not_found(&mut s, shared),
+            Err(_) => not_found(&mut s, shared, head_only),
         },
         Found::AddSlash(to) => {
             let _ = respond(&mut s, 301, "text/plain", b"", &[("Location", &to)]);
         }
-        Found::NotFound => not_found(&mut s, shared),
+        Found::NotFound => not_found(&mut s, shared, head_only),
     }
 }
 
-fn not_found(s: &mut TcpStream, shared: &Shared) {
+fn not_found(s: &mut TcpStream, shared: &Shared, head_only: bool) {
     let page =
         std::fs::read(shared.root.join("404.html")).unwrap_or_else(|_| b"not found".to_vec());
-    let _ = respond(
+    let _ = respond_to(
         s,
+        head_only,
         404,
         "text/html; charset=utf-8",
         &inject(page, shared.version(), false),

@@ -64,7 +64,8 @@ pub fn resolve(root: &Path, target: &str) -> Found {
     }
     if real.is_dir() {
         if !decoded.ends_with('/') {
-            return Found::AddSlash(format!("{path}/"));
+            // one leading slash: `//en/x/` would send the browser to the host `en`
+            return Found::AddSlash(format!("/{}/", path.trim_start_matches('/')));
         }
         let index = real.join("index.html");
         return if index.is_file() {
@@ -95,6 +96,7 @@ mod tests {
         let root = out.canonicalize().unwrap();
         assert!(matches!(resolve(&root, "/uk/a/"), Found::File(_)));
         assert_eq!(resolve(&root, "/uk/a"), Found::AddSlash("/uk/a/".into()));
+        assert_eq!(resolve(&root, "//uk/a"), Found::AddSlash("/uk/a/".into()));
         for bad in [
             "/../secret",
             "/uk/../../secret",
