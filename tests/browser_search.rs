@@ -283,6 +283,11 @@ const MUST_AGREE: &[&str] = &[
     "11.2",
     "1.1",
     "7",
+    // words typed half way past an ending the stemmer rewrites (rank.rs `prefix_found`)
+    "вартіс",
+    "властиві",
+    "placin",
+    "timi",
     // more words than are looked for (rank.rs MAX_QUERY_WORDS): both sides keep the same ones
     "After you have taken both a main action and side action or have taken a main action and chosen not to take a side action play passes clockwise to the next player meditate",
 ];
@@ -397,6 +402,10 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "7"),
     ("en", "damage 7.1"),
     ("en", "7.1 damage"),
+    ("uk", "вартіс"),
+    ("uk", "властиві"),
+    ("en", "placin"),
+    ("en", "timi"),
     ("en", "After you have taken both a main action and side action or have taken a main action and chosen not to take a side action play passes clockwise to the next player meditate"),
 ];
 

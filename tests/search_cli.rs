@@ -488,3 +488,26 @@ fn a_query_beginning_with_a_dash_is_searched() {
     let hits = search_json(d.path(), &["--limit", "1", "-token"]);
     assert_eq!(hits.len(), 1);
 }
+
+/// A word typed half way, past the start of an ending the stemmer rewrites (`вартіс` on the
+/// way to `вартість`, stem `вартост`; `placin` to `placing`, stem `place`), still finds its
+/// word: typing showed results, then none, then results again. Each finds what the whole word
+/// finds first.
+#[test]
+fn a_word_typed_half_way_past_a_rewritten_ending_finds_its_word() {
+    let d = default_site();
+    let first = |q: &str, lang: &str| -> String {
+        let hits = search_json(d.path(), &[q, "--lang", lang, "--limit", "1"]);
+        assert!(!hits.is_empty(), "{q} finds nothing");
+        field(&hits[0], "title").to_string()
+    };
+    for (half, whole, lang) in [
+        ("вартіс", "вартість", "uk"),
+        ("властиві", "властивість", "uk"),
+        ("здібніс", "здібність", "uk"),
+        ("timin", "timing", "en"),
+    ] {
+        assert_eq!(first(half, lang), first(whole, lang), "{half}");
+    }
+    assert!(!first("placin", "en").is_empty());
+}

@@ -377,6 +377,34 @@ pub fn ending_distance(word: &[char], stem: &[char], limit: usize) -> usize {
     best.min(limit + 1)
 }
 
+/// Most letters [`prefix_found`] takes off a half-typed word.
+pub const PREFIX_BACK: usize = 2;
+
+/// What a half-typed last word that is no term itself is completed from: the word as typed
+/// when a term begins with it, else the word without its last letter or two ([`PREFIX_BACK`], leaving 3 at least),
+/// the first of those that a term begins with. The stemmers rewrite some endings, so the
+/// start of such an ending begins no stem: `вартість` is `вартост`, `гравець` is `гравц`,
+/// `placing` is `place`, and `вартіс`, `граве`, `placin` typed on the way there found
+/// nothing, between results before and after. A term is the vocabulary's, numbers left out
+/// (search.js `prefixFound`).
+pub fn prefix_found(typed: &str, vocab: &[(String, u64)]) -> String {
+    let begins = |p: &str| vocab.iter().any(|(v, _)| !is_number(v) && v.starts_with(p));
+    let chars: Vec<char> = typed.chars().collect();
+    if begins(typed) {
+        return typed.to_string();
+    }
+    for back in 1..=PREFIX_BACK {
+        if chars.len() < back + 3 {
+            break;
+        }
+        let p: String = chars[..chars.len() - back].iter().collect();
+        if begins(&p) {
+            return p;
+        }
+    }
+    typed.to_string()
+}
+
 /// The terms of `vocab` (every term of the index with the number of documents that have it)
 /// that a query word stands for. `last` says whether it is the query's last word.
 pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> Vec<(String, f64)> {
@@ -394,12 +422,18 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
     let typed_len = typed_chars.len();
     let max_d = typo_budget(typed_len, t.len());
     let prefix = last && typed_len >= MIN_PREFIX;
+    let known = vocab
+        .binary_search_by(|(v, _)| v.as_str().cmp(term))
+        .is_ok();
+    // a word the index has as typed is found; only one it lacks is looked for shorter
+    let starts = if prefix && !known {
+        prefix_found(typed, vocab)
+    } else {
+        typed.to_string()
+    };
     // a word the index does not know may be a typo in its ending, which the stemmer then
     // could not take off (see [`ending_distance`])
-    let unknown = max_d > 0
-        && vocab
-            .binary_search_by(|(v, _)| v.as_str().cmp(term))
-            .is_err();
+    let unknown = max_d > 0 && !known;
     // (weight, document frequency, position in vocab)
     let mut found: Vec<(f64, u64, usize)> = Vec::new();
     for (i, (v, df)) in vocab.iter().enumerate() {
@@ -408,7 +442,7 @@ pub fn expand(term: &str, typed: &str, last: bool, vocab: &[(String, u64)]) -> V
         }
         let weight = if v == term {
             1.0
-        } else if prefix && v.starts_with(typed) {
+        } else if prefix && v.starts_with(&starts) {
             PREFIX_WEIGHT
         } else if max_d > 0 {
             let vc: Vec<char> = v.chars().collect();
@@ -672,6 +706,35 @@ mod tests {
         ] {
             assert_eq!(title_lengths(q), n, "{q}");
         }
+    }
+
+    #[test]
+    fn a_half_typed_word_that_begins_no_term_is_completed_from_a_letter_or_two_less() {
+        let vocab: Vec<(String, u64)> = [("7.1.0", 1), ("бонус", 5), ("бонусн", 2), ("вартост", 3)]
+            .iter()
+            .map(|(t, n)| (t.to_string(), *n))
+            .collect();
+        assert_eq!(prefix_found("вартіс", &vocab), "варт");
+        assert_eq!(prefix_found("варто", &vocab), "варто");
+        // at most PREFIX_BACK letters off, and 3 letters left at least
+        assert_eq!(prefix_found("вартіаа", &vocab), "вартіаа");
+        assert_eq!(prefix_found("бок", &vocab), "бок");
+        let terms = |e: Vec<(String, f64)>| e.into_iter().map(|(t, _)| t).collect::<Vec<_>>();
+        assert_eq!(
+            expand("вартіс", "вартіс", true, &vocab),
+            [("вартост".to_string(), PREFIX_WEIGHT)]
+        );
+        // not the last word: not completed at all
+        assert!(terms(expand("вартіс", "вартіс", false, &vocab)).is_empty());
+        // a whole word the index has is found as it is, not looked for shorter: `бонусу` is
+        // `бонус`; `бонусн` is one typo from it, not a completion of `бонус`
+        assert_eq!(
+            expand("бонус", "бонусу", true, &vocab),
+            [
+                ("бонус".to_string(), 1.0),
+                ("бонусн".to_string(), FUZZY_WEIGHT)
+            ]
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@
   "use strict";
   var doc = document;
   var K1 = 1.2, B = 0.75, TITLE_BOOST = 3, PREFIX_WEIGHT = 0.6, FUZZY_WEIGHT = 0.5, FOLDED_WEIGHT = 0.7;
-  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, MAX_WORDS = 12, MAX_ENDING = 5, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
+  var MAX_EXPANSIONS = 16, MIN_PREFIX = 2, MAX_WORDS = 12, PREFIX_BACK = 2, MAX_ENDING = 5, SHOWN = 10, SHOWN_OTHER = 3, SNIPPET_CHARS = 160;
   /* Results whose details (title, chapter, snippet: a document chunk each) are loaded before
      the list is shown. The others are placeholders until they scroll into view: about five
      results fill the panel (70vh), and a document chunk is most of a later search's bytes. */
@@ -306,17 +306,32 @@
     });
     return Math.min(best, limit + 1);
   }
+  /* rank.rs `prefix_found`: a half-typed word (no term itself) as typed when a term begins with it, else
+     without its last letter or two (PREFIX_BACK, 3 letters left at least), the first that a
+     term begins with (`вартіс`: `варт`, for `вартост`) */
+  function prefixFound(typed) {
+    var c = Array.from(typed), back, p;
+    function begins(p) { return meta.terms.some(function (v) { return v.startsWith(p); }); }
+    if (begins(typed)) return typed;
+    for (back = 1; back <= PREFIX_BACK && c.length >= back + 3; back++) {
+      p = c.slice(0, c.length - back).join("");
+      if (begins(p)) return p;
+    }
+    return typed;
+  }
   function expand(term, typed, last) {
     if (isNumber(term)) return null; // decided once its shard is loaded: see run()
     var t = Array.from(term), typedChars = Array.from(typed), typedLen = typedChars.length, maxD = typoBudget(typedLen, t.length);
     var prefix = last && typedLen >= MIN_PREFIX, found = [], terms = meta.terms, i, v, w, dist;
+    /* a word the index has as typed is found; only one it lacks is looked for shorter */
+    var starts = prefix && !meta.at.has(term) ? prefixFound(typed) : typed;
     /* a word the index does not know may be a typo in its ending (endingDistance) */
     var unknown = maxD > 0 && !meta.at.has(term);
     if (!chars) chars = terms.map(function (x) { return Array.from(x); });
     for (i = 0; i < terms.length; i++) { // numbers are not in meta.terms
       v = terms[i];
       if (v === term) w = 1;
-      else if (prefix && v.startsWith(typed)) w = PREFIX_WEIGHT;
+      else if (prefix && v.startsWith(starts)) w = PREFIX_WEIGHT;
       else if (maxD > 0) {
         dist = distance(t, chars[i], maxD);
         if (unknown && dist > 1) dist = Math.min(dist, endingDistance(typedChars, chars[i], maxD));
