@@ -381,8 +381,9 @@ pub fn ending_distance(word: &[char], stem: &[char], limit: usize) -> usize {
 pub const PREFIX_BACK: usize = 2;
 
 /// What a half-typed last word that is no term itself is completed from: the word as typed
-/// when a term begins with it, else the word without its last letter or two ([`PREFIX_BACK`], leaving 3 at least),
-/// the first of those that a term begins with. The stemmers rewrite some endings, so the
+/// when a term begins with it, else the word without its last letter or two ([`PREFIX_BACK`];
+/// 3 letters left, or 4 when two go but for an English `-in`), the first of those that a term
+/// begins with. The stemmers rewrite some endings, so the
 /// start of such an ending begins no stem: `вартість` is `вартост`, `гравець` is `гравц`,
 /// `placing` is `place`, and `вартіс`, `граве`, `placin` typed on the way there found
 /// nothing, between results before and after. A term is the vocabulary's, numbers left out
@@ -394,7 +395,10 @@ pub fn prefix_found(typed: &str, vocab: &[(String, u64)]) -> String {
         return typed.to_string();
     }
     for back in 1..=PREFIX_BACK {
-        if chars.len() < back + 3 {
+        // 3 letters left at least, and 4 when two are taken off, but of English `-ing` begun
+        // (`timin`, stem `time`): `mus` of `music` found `must`, `mon` of `money` `monster`
+        let ing = back == 2 && typed.ends_with("in");
+        if chars.len() < back + if back == 1 || ing { 3 } else { 4 } {
             break;
         }
         let p: String = chars[..chars.len() - back].iter().collect();
@@ -719,6 +723,10 @@ mod tests {
         // at most PREFIX_BACK letters off, and 3 letters left at least
         assert_eq!(prefix_found("вартіаа", &vocab), "вартіаа");
         assert_eq!(prefix_found("бок", &vocab), "бок");
+        // two letters off leave 4, but of an English `-in`: `bonin` is `bon`, `bonis` is not
+        let latin: Vec<(String, u64)> = vec![("bonu".into(), 1), ("bonx".into(), 1)];
+        assert_eq!(prefix_found("bonin", &latin), "bon");
+        assert_eq!(prefix_found("bonis", &latin), "bonis");
         let terms = |e: Vec<(String, f64)>| e.into_iter().map(|(t, _)| t).collect::<Vec<_>>();
         assert_eq!(
             expand("вартіс", "вартіс", true, &vocab),

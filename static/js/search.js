@@ -306,14 +306,15 @@
     });
     return Math.min(best, limit + 1);
   }
-  /* rank.rs `prefix_found`: a half-typed word (no term itself) as typed when a term begins with it, else
-     without its last letter or two (PREFIX_BACK, 3 letters left at least), the first that a
-     term begins with (`вартіс`: `варт`, for `вартост`) */
+  /* rank.rs `prefix_found`: a half-typed word (no term itself) as typed when a term begins
+     with it, else without its last letter or two (PREFIX_BACK; 3 letters left, 4 when two go
+     but for an English `-in`), the first that a term begins with (`вартіс`: `варт`) */
   function prefixFound(typed) {
     var c = Array.from(typed), back, p;
     function begins(p) { return meta.terms.some(function (v) { return v.startsWith(p); }); }
     if (begins(typed)) return typed;
-    for (back = 1; back <= PREFIX_BACK && c.length >= back + 3; back++) {
+    for (back = 1; back <= PREFIX_BACK; back++) {
+      if (c.length < back + (back === 1 || (back === 2 && typed.endsWith("in")) ? 3 : 4)) break;
       p = c.slice(0, c.length - back).join("");
       if (begins(p)) return p;
     }
