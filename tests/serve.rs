@@ -853,7 +853,8 @@ fn files_put_into_the_output_folder_survive_rebuilds() {
 /// After edits, what `serve` wrote is what `build` writes from the same content (but `sw.js`,
 /// which the preview never serves). Edits that change other chapters' pages rebuild them: a
 /// reference made (the "Referenced by" list under the section it names, on its chapter's page
-/// and the print view), a section added (its address, the links to it). Only the edited
+/// and the print view), a section added (its address, the links to it), a chapter's title
+/// (how those lists name a reference made outside numbered sections). Only the edited
 /// chapter was written again, and those pages stayed as they were.
 #[test]
 fn after_edits_the_served_site_is_what_a_build_writes() {
@@ -877,6 +878,16 @@ fn after_edits_the_served_site_is_what_a_build_writes() {
     append(
         "content/en/rr-08-meditation.md",
         "\n## 8.5.0 New Section\n\nNew words.\n",
+    );
+    s.wait_for(v, no_errors);
+    // a chapter's title: how other chapters' "Referenced by" lists name its references made
+    // outside numbered sections
+    let v = s.version();
+    edit(
+        d.path(),
+        "content/en/rr-00-about.md",
+        "title: \"About this reference\"",
+        "title: \"About this rules reference\"",
     );
     s.wait_for(v, no_errors);
     // a plain edit, rebuilt in place; then the print views and the search index catch up

@@ -204,7 +204,13 @@ impl Live {
                     .map(|h| (h.level, h.title.clone(), h.number.clone()))
                     .collect()
             };
-            if page.chapter.title != old.chapter.title || titles(&page) != titles(old) {
+            // A chapter's title is also how other chapters' "Referenced by" lists name a
+            // reference it makes outside any numbered section: every page that lists one would
+            // change, so a new title is a full rebuild.
+            if page.chapter.title != old.chapter.title {
+                return Ok(None);
+            }
+            if titles(&page) != titles(old) {
                 index_pages = true;
                 let pos = self
                     .site
