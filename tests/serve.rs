@@ -35,27 +35,34 @@ impl Serve {
         Serve { child, addr }
     }
 
+    /// The server's status now: version, errors, print views' version, index writes.
+    fn status(&self) -> serde_json::Value {
+        serde_json::from_slice(&get(&self.addr, "/__rulebook/wait?now=1").body).unwrap()
+    }
+
     fn version(&self) -> u64 {
-        let r = get(&self.addr, "/__rulebook/wait?now=1");
-        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
-        v["version"].as_u64().unwrap()
+        self.status()["version"].as_u64().unwrap()
+    }
+
+    /// Asks for the status every 50 ms until `ok`, for at most a minute: for news that makes
+    /// no new version (the print views and the index written after the pages).
+    fn poll_until(&self, what: &str, ok: impl Fn(&serde_json::Value) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let st = self.status();
+            if ok(&st) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{what}: {st}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Waits until the search index has been written again `n` times since the start.
     fn wait_for_search(&self, n: u64) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let r = get(&self.addr, "/__rulebook/wait?now=1");
-            let st: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
-            if st["search"].as_u64().unwrap() >= n {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the search index was not written again: {st}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        self.poll_until("the search index was not written again", |st| {
+            st["search"].as_u64().unwrap() >= n
+        });
     }
 
     /// Waits (long-poll) for a status newer than `v` that satisfies `ok`. One save can reach
@@ -822,10 +829,7 @@ fn files_put_into_the_output_folder_survive_rebuilds() {
     assert!(article_text(&s.addr, "/en/extra/").contains("again"));
     // a file in the search index's folder: the index written once edits pause is refused,
     // with an error in the open pages, and the file stays
-    let status = |addr: &str| -> serde_json::Value {
-        serde_json::from_slice(&get(addr, "/__rulebook/wait?now=1").body).unwrap()
-    };
-    let searched = status(&s.addr)["search"].as_u64().unwrap();
+    let searched = s.status()["search"].as_u64().unwrap();
     std::fs::write(site_out.join("search/mine.txt"), "mine").unwrap();
     let v = s.version();
     edit(
@@ -890,29 +894,24 @@ fn after_edits_the_served_site_is_what_a_build_writes() {
         "title: \"About this rules reference\"",
     );
     s.wait_for(v, no_errors);
+    // a heading's title: the contents pages list it (its chapter's neighbours do not)
+    let v = s.version();
+    edit(
+        d.path(),
+        "content/en/rr-07-damage.md",
+        "## 7.2.0 Example Effect Triggers",
+        "## 7.2.0 Examples of Effect Triggers",
+    );
+    s.wait_for(v, no_errors);
     // a plain edit, rebuilt in place; then the print views and the search index catch up
-    let searched =
-        serde_json::from_slice::<serde_json::Value>(&get(&s.addr, "/__rulebook/wait?now=1").body)
-            .unwrap()["search"]
-            .as_u64()
-            .unwrap();
+    let searched = s.status()["search"].as_u64().unwrap();
     let v = s.version();
     append("content/uk/02-setup.md", "\nЩе один абзац.\n");
     s.wait_for(v, no_errors);
     // the print views are written after the pages (their news does not make a new version)
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let r = get(&s.addr, "/__rulebook/wait?now=1");
-        let st: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
-        if st["print"] == st["version"] {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the print views were not written: {st}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    s.poll_until("the print views were not written", |st| {
+        st["print"] == st["version"]
+    });
     s.wait_for_search(searched + 1);
     drop(s);
     assert_served_as_built(d.path(), &served);
@@ -1033,16 +1032,7 @@ fn folders_made_while_serving_are_watched() {
     let old = dir.path().join("content-old");
     std::fs::rename(&content, &old).unwrap();
     let v = s.version();
-    std::fs::create_dir(&content).unwrap();
-    for e in walkdir::WalkDir::new(&old) {
-        let e = e.unwrap();
-        let to = content.join(e.path().strip_prefix(&old).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
+    copy_tree(&old, &content);
     s.wait_for(v, no_errors);
     let v = s.version();
     edit(

@@ -210,19 +210,10 @@ impl Live {
             if page.chapter.title != old.chapter.title {
                 return Ok(None);
             }
+            // the headings the contents pages list (the neighbours' pages name the chapter by
+            // its title only, a full rebuild above)
             if titles(&page) != titles(old) {
                 index_pages = true;
-                let pos = self
-                    .site
-                    .order
-                    .iter()
-                    .position(|x| *x == page.chapter.id)
-                    .unwrap_or(0);
-                for n in [pos.checked_sub(1), Some(pos + 1)].into_iter().flatten() {
-                    if let Some(id) = self.site.order.get(n) {
-                        to_render.insert(id.clone());
-                    }
-                }
             }
             let id = page.chapter.id.clone();
             self.site.sections.remove_chapter(&lang, &id);

@@ -69,16 +69,21 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// A copy of the repository's default content in a temporary site folder.
 pub fn default_site() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for e in walkdir::WalkDir::new(repo().join("content")) {
+    copy_tree(&repo().join("content"), &dir.path().join("content"));
+    dir
+}
+
+/// Copies the folder `from`, and everything below it, to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from) {
         let e = e.unwrap();
-        let to = dir.path().join(e.path().strip_prefix(repo()).unwrap());
+        let dest = to.join(e.path().strip_prefix(from).unwrap());
         if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
+            std::fs::create_dir_all(&dest).unwrap();
         } else {
-            std::fs::copy(e.path(), &to).unwrap();
+            std::fs::copy(e.path(), &dest).unwrap();
         }
     }
-    dir
 }
 
 /// A corpus written by `../shared/bench/gen_corpus.py` (8 sections a chapter, its default seed, our
