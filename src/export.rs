@@ -55,23 +55,30 @@ impl Job<'_> {
 }
 
 /// `{"term": "definition"}` in file order: an entry's own name in this language (its term), then
-/// the keys merged into it (identical definitions), each with the definition.
+/// the keys merged into it (identical definitions), each with the definition. Two entries may
+/// share a term (a rule defined differently by two sources: `Ability` of the Rules Reference
+/// and of the rulebook); the later one is named by its key (`ability (rulebook)`), so that no
+/// definition is left out.
 pub fn glossary_json(g: &crate::glossary::Glossary) -> String {
     let mut s = String::from("{");
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut first = true;
     for e in &g.entries {
-        let names =
-            std::iter::once(e.term.as_str()).chain(e.merged_keys.iter().map(String::as_str));
-        for name in names {
-            if !seen.insert(name) {
+        let own = [e.term.clone(), e.key.clone()]
+            .into_iter()
+            .chain((2..).map(|n| format!("{} ({n})", e.term)))
+            .find(|n| !seen.contains(n))
+            .unwrap_or_default();
+        for name in std::iter::once(own).chain(e.merged_keys.iter().cloned()) {
+            if seen.contains(&name) {
                 continue;
             }
             if !first {
                 s.push(',');
             }
             first = false;
-            let _ = write!(s, "\n  {}: {}", json(name), json(&e.definition));
+            let _ = write!(s, "\n  {}: {}", json(&name), json(&e.definition));
+            seen.insert(name);
         }
     }
     s.push_str("\n}\n");
@@ -349,5 +356,26 @@ mod tests {
         assert_eq!(v["zeta"], "Last.");
         assert_eq!(v["ddrp"], "Same.");
         assert_eq!(v["Альфа"], "Перша.");
+    }
+
+    /// Entries that share a term (two sources' definitions of one rule) are all exported: the
+    /// later ones by their keys, or numbered when the key is taken too. The build once kept
+    /// the first and dropped the rest (13 definitions of the default glossary).
+    #[test]
+    fn entries_sharing_a_term_are_all_exported() {
+        let mut d = crate::diag::Diagnostics::default();
+        let g = crate::glossary::parse(
+            r#"{"ability": "One.", "ability (rulebook)": {"term": "ability", "definition": "Two."},
+                "x": {"term": "ability", "definition": "Three."}, "ability (2)": {"term": "ability (rulebook)", "definition": "Four."}}"#,
+            "en",
+            std::path::Path::new("g.json"),
+            &mut d,
+        )
+        .unwrap();
+        let v: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&glossary_json(&g)).unwrap();
+        let mut defs: Vec<&str> = v.values().filter_map(|x| x.as_str()).collect();
+        defs.sort_unstable();
+        assert_eq!(defs, ["Four.", "One.", "Three.", "Two."], "{v:?}");
     }
 }
