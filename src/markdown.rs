@@ -989,6 +989,15 @@ impl<'s> State<'s> {
                 return None;
             }
         }
+        // `/en/setup/` is an address on this site (`check` resolves it so): written relative to
+        // the page, it holds on a project site (`https://user.github.io/repo/`) and from disk,
+        // where a leading `/` would leave the site
+        let dest = match d.strip_prefix('/') {
+            Some(rest) if !rest.starts_with(['/', '\\']) => {
+                CowStr::from(format!("{}{rest}", self.src.root))
+            }
+            _ => dest,
+        };
         Some(Event::Start(Tag::Link {
             link_type,
             dest_url: dest,

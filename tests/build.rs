@@ -727,6 +727,52 @@ fn percent_encoded_links_to_chapter_files_resolve() {
     assert!(hrefs.iter().any(|h| h == "../b/"), "{hrefs:?}");
 }
 
+/// A link written as an address on the site (`/en/combat/`), which `check` resolves against the
+/// site's root, leads there on a project site too (`https://user.github.io/repo/`), on the
+/// chapter page and in the print view: it is written relative to the page, as the theme's own
+/// links are. (A leading `/` was kept, and led to the host's root, outside `/repo/`.)
+#[test]
+fn site_absolute_links_hold_on_a_project_site() {
+    let dir = fixture();
+    let intro = format!(
+        "{EN_INTRO}\nSee [the fight](/en/combat/#2.1.0), [terms](/en/glossary/) and [other](//example.org/x).\n"
+    );
+    write(dir.path(), "content/en/01-intro.md", intro.as_bytes());
+    let checked = run(&["check", "--site", dir.path().to_str().unwrap()]);
+    assert!(
+        !checked.stderr.contains("broken-link"),
+        "{}",
+        checked.stderr
+    );
+    let r = run(&[
+        "build",
+        "--site",
+        dir.path().to_str().unwrap(),
+        "--base-url",
+        "https://user.github.io/repo/",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = dir.path().join("public");
+    for p in ["en/intro/index.html", "en/print/index.html"] {
+        let doc = page(&out.join(p));
+        for (text, file, frag) in [
+            ("the fight", "en/combat/index.html", Some("2.1.0")),
+            ("terms", "en/glossary/index.html", None),
+        ] {
+            let href = link_to(&doc, text).unwrap_or_else(|| panic!("{p}: no link {text}"));
+            assert!(!href.starts_with('/'), "{p}: {href}");
+            let (target, f) = resolve_href(&out, &out.join(p), &href).unwrap();
+            assert_eq!(target, out.join(file), "{p}: {href}");
+            assert_eq!(f.as_deref(), frag, "{p}: {href}");
+        }
+        assert_eq!(
+            link_to(&doc, "other").as_deref(),
+            Some("//example.org/x"),
+            "{p}"
+        );
+    }
+}
+
 /// A glossary definition may link to another entry with `#its-id`: on the glossary page the
 /// link is the entry's id, on the print view the entry's `glossary:` id; neither is reported
 /// as broken.

@@ -1009,3 +1009,42 @@ fn a_chapter_without_numbered_sections_is_named_as_a_whole() {
         "{b:?}"
     );
 }
+
+/// Links to what the build writes besides chapters and glossaries (the print view, the short
+/// addresses' page, the exports, the sitemap) are not reported as broken; a link to a file it
+/// does not write still is. They were all "the site has no page".
+#[test]
+fn links_to_the_builds_own_pages_and_files_are_not_broken() {
+    let links = [
+        "/en/print/",
+        "/en/print/#1.1.0",
+        "/uk/s/?1.1.0",
+        "/en/glossary.json",
+        "/uk/sections.json",
+        "/sitemap.xml",
+        "/robots.txt",
+        "/404.html",
+        "../print/",
+    ];
+    let body: String = links.iter().map(|l| format!("[x]({l})\n\n")).collect();
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            &format!("---\nid: a\ntitle: A\n---\n\n## 1.1.0 S\n\n{body}[y](/en/nothing.json)\n"),
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: А\n---\n\n## 1.1.0 С\n\nТекст.\n",
+        ),
+        ("content/en/glossary.json", r#"{"a": "A."}"#),
+    ]);
+    let (_, v) = check_json(dir.path(), &[]);
+    let broken: Vec<u64> = findings(&v)
+        .into_iter()
+        .filter(|(k, _, _)| k == "broken-link" || k == "broken-anchor")
+        .map(|(_, _, l)| l)
+        .collect();
+    // the one link to a file the build does not write, on the line after the others
+    assert_eq!(broken, [8 + 2 * links.len() as u64], "{v}");
+}

@@ -11,18 +11,34 @@ use crate::diag::{Diagnostic, LineIndex};
 use crate::html::has_scheme;
 use crate::site::Site;
 
-/// Every page and anchor the build writes: path below the site root (`uk/setup/`) → anchors.
+/// Every page and anchor the build writes: path below the site root (`uk/setup/`) → anchors
+/// (`None`: a page whose anchors are not listed, the print view's), and the files it writes
+/// beside the pages (`uk/sections.json`).
 pub struct Targets {
-    pages: HashMap<String, HashSet<String>>,
+    pages: HashMap<String, Option<HashSet<String>>>,
+    files: HashSet<String>,
 }
 
 impl Targets {
     pub fn new(site: &Site) -> Targets {
-        let mut pages: HashMap<String, HashSet<String>> = HashMap::new();
-        pages.insert(String::new(), HashSet::new());
+        let mut pages: HashMap<String, Option<HashSet<String>>> = HashMap::new();
+        pages.insert(String::new(), Some(HashSet::new()));
+        let mut files: HashSet<String> = ["404.html", "robots.txt", "sitemap.xml", "sw.js"]
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if site.config.cname.is_some() {
+            files.insert("CNAME".to_string());
+        }
         let index = site.page_index();
         for lang in &site.config.languages {
-            pages.insert(format!("{lang}/"), HashSet::new());
+            pages.insert(format!("{lang}/"), Some(HashSet::new()));
+            // the short addresses' page (`s/?7.1.0`) and the print view, whose ids are the
+            // chapters' own renamed (print.rs)
+            pages.insert(format!("{lang}/s/"), Some(HashSet::new()));
+            pages.insert(format!("{lang}/print/"), None);
+            files.insert(format!("{lang}/glossary.json"));
+            files.insert(format!("{lang}/sections.json"));
             let mut g = HashSet::new();
             for gl in site.glossaries.values() {
                 for e in &gl.entries {
@@ -32,16 +48,16 @@ impl Targets {
                     }
                 }
             }
-            pages.insert(format!("{lang}/glossary/"), g);
+            pages.insert(format!("{lang}/glossary/"), Some(g));
             for id in &site.order {
                 if let Some((p, _)) = site.page_for(lang, id, &index) {
                     let mut a: HashSet<String> = p.prepared.anchors().map(str::to_string).collect();
                     a.extend(p.title_number.iter().cloned());
-                    pages.insert(format!("{lang}/{id}/"), a);
+                    pages.insert(format!("{lang}/{id}/"), Some(a));
                 }
             }
         }
-        Targets { pages }
+        Targets { pages, files }
     }
 
     /// Checks the links of one chapter (`lang`/`id`); `body` starts on line `first_line`.
@@ -102,6 +118,9 @@ impl Targets {
                 }
                 continue;
             }
+            if self.files.contains(&target) {
+                continue;
+            }
             let key = if target.is_empty() || target.ends_with('/') {
                 target.clone()
             } else if let Some(t) = target.strip_suffix("index.html") {
@@ -116,7 +135,8 @@ impl Targets {
                     line,
                     format!("link to `{d}`: the site has no page /{key}"),
                 )),
-                Some(anchors) => {
+                Some(None) => {}
+                Some(Some(anchors)) => {
                     if let Some(f) = frag.filter(|f| !f.is_empty()) {
                         let f = crate::markdown::percent_decode(f);
                         if !anchors.contains(&f) {
