@@ -64,14 +64,86 @@ pub fn compile(
         // A cycle would overflow the stack when rendered, which aborts the process: refused
         // here, before anything is written (see `template_safety`).
         Ok(()) => errors.extend(crate::template_safety::cycles(&tera, templates)),
-        Err(e) => errors.push(template_error(&e, None)),
+        Err(e) => {
+            // `Template 'a.html' is inheriting from 'b.html', which doesn't exist`: the line
+            // of `a.html` that names `b.html`
+            let mut d = template_error(&e, None);
+            let words: Vec<&str> = quoted_words(&d.message).collect();
+            if let (0, [own, .., missing]) = (d.line, words.as_slice()) {
+                if let Some(i) = (templates.get(*own))
+                    .and_then(|src| src.lines().position(|l| l.contains(missing)))
+                {
+                    d.line = i + 1;
+                }
+            }
+            errors.push(d)
+        }
     }
     crate::template_safety::add_guards(&mut tera);
+    tera.register_function("get_env", site_env);
+    tera.register_filter("json_encode", json_encode);
     if errors.is_empty() {
         Ok(tera)
     } else {
         Err(errors)
     }
+}
+
+/// Prefix of the environment variables a template may read with `get_env`.
+pub const ENV_PREFIX: &str = "RULEBOOK_";
+
+/// Tera's `get_env`, kept to the variables named [`ENV_PREFIX`]…: a site's templates are
+/// published with every build, and a pull request built in CI (`--safe` or not) could
+/// otherwise print the machine's secrets (`get_env(name="GITHUB_TOKEN")`) into every page.
+/// The same rule as Hugo's `HUGO_` prefix.
+fn site_env(args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let name = args
+        .get("name")
+        .and_then(tera::Value::as_str)
+        .ok_or("`get_env` needs name=\"RULEBOOK_…\"")?;
+    if !name.starts_with(ENV_PREFIX) {
+        return Err(format!(
+            "`{name}`: templates may read only environment variables whose names begin with {ENV_PREFIX} (a template could otherwise publish the build machine's secrets)"
+        )
+        .into());
+    }
+    match (std::env::var(name), args.get("default")) {
+        (Ok(v), _) => Ok(tera::Value::String(v)),
+        (Err(_), Some(d)) => Ok(d.clone()),
+        (Err(_), None) => Err(format!(
+            "`{name}`: no such environment variable, and no default=\"…\" for it"
+        )
+        .into()),
+    }
+}
+
+/// Tera's `json_encode` (`pretty=true` too), with `<`, `>` and `&` written as `\u003c`, `\u003e`
+/// and `\u0026`: the same JSON, but a text can no longer end the `<script>` it is written
+/// into (`{{ t.copy_link | json_encode | safe }}` with a UI string `</script><script>…`).
+fn json_encode(
+    value: &tera::Value,
+    args: &HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let pretty = args
+        .get("pretty")
+        .and_then(tera::Value::as_bool)
+        .unwrap_or(false);
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+    .map_err(tera::Error::json)?;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            c => out.push(c),
+        }
+    }
+    Ok(tera::Value::String(out))
 }
 
 /// Turns a Tera error chain into one diagnostic with the template's name and line.
@@ -83,9 +155,11 @@ pub fn template_error(e: &tera::Error, template: Option<&str>) -> Diagnostic {
         msg.push_str(&s.to_string());
         src = s.source();
     }
+    // the template Tera names (`Failed to parse 'chapter.html'`): the first quoted word, as
+    // an apostrophe in the text (`isn't`) opens no name
     let name = template
         .map(str::to_string)
-        .or_else(|| msg.split('\'').nth(1).map(str::to_string))
+        .or_else(|| quoted_words(&msg).next().map(str::to_string))
         .unwrap_or_else(|| "template".to_string());
     // pest reports positions as ` --> line:column`
     let (line, col) = msg
@@ -118,6 +192,21 @@ pub fn locate_runtime_error(
     if d.line > 0 {
         return d;
     }
+    // the name Tera complains about: `x`, '[x]', or the quoted word after Filter, Function,
+    // Test or Template
+    let quoted = [
+        "Filter",
+        "Function call",
+        "Function",
+        "Test",
+        "Template",
+        "template",
+    ]
+    .iter()
+    .find_map(|w| {
+        let rest = d.message.split_once(&format!("{w} '"))?.1;
+        Some(rest.split_once('\'')?.0.to_string())
+    });
     let Some(name) = ["`", "'["]
         .iter()
         .filter_map(|open| {
@@ -125,20 +214,73 @@ pub fn locate_runtime_error(
             let rest = d.message.split_once(open)?.1;
             Some(rest.split_once(close)?.0.to_string())
         })
+        .chain(quoted)
         .find(|n| !n.is_empty())
     else {
         return d;
     };
-    let first = templates.get_key_value(template).into_iter();
-    let others = templates.iter().filter(|(k, _)| k.as_str() != template);
-    for (file, text) in first.chain(others) {
-        if let Some(i) = text.lines().position(|l| l.contains(name.as_str())) {
+    // Tera says that the error is in a parent template, not which: the templates this one
+    // extends come first then, else after it
+    let mut parents = Vec::new();
+    let mut at = template;
+    while let Some(p) = templates
+        .get(at)
+        .and_then(|src| crate::theme::tag_targets(src, "extends").next())
+    {
+        if p == template || parents.contains(&p) {
+            break;
+        }
+        parents.push(p);
+        at = p;
+    }
+    let mut order: Vec<&str> = vec![template];
+    if d.message.contains("error happened in a parent template") {
+        order.splice(0..0, parents.iter().copied());
+    } else {
+        order.extend(parents.iter().copied());
+    }
+    let rest = templates
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !order.contains(k));
+    let order: Vec<&str> = order.iter().copied().chain(rest).collect();
+    for file in order {
+        let Some(text) = templates.get(file) else {
+            continue;
+        };
+        if let Some(i) = text.lines().position(|l| uses_name(l, &name)) {
             d.file = format!("templates/{file}").into();
             d.line = i + 1;
             break;
         }
     }
     d
+}
+
+/// The words in single quotes in `msg` (`'chapter.html'`): a quote that is followed by white
+/// space before the next one is an apostrophe (`isn't`), not the start of a name.
+fn quoted_words(msg: &str) -> impl Iterator<Item = &str> {
+    ['\'', '`']
+        .iter()
+        .flat_map(|q| {
+            let starts: Vec<usize> = msg.match_indices(*q).map(|(i, _)| i).collect();
+            starts
+                .windows(2)
+                .map(|w| (w[0], &msg[w[0] + 1..w[1]]))
+                .filter(|(_, s)| !s.is_empty() && !s.contains(char::is_whitespace))
+                .collect::<Vec<_>>()
+        })
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_values()
+}
+
+/// Whether `line` has `name` as a whole name, not inside a longer one (`titl` is not in
+/// `title`).
+fn uses_name(line: &str, name: &str) -> bool {
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    line.match_indices(name).any(|(i, _)| {
+        !part(line[..i].chars().next_back()) && !part(line[i + name.len()..].chars().next())
+    })
 }
 
 #[derive(Serialize)]
@@ -632,13 +774,15 @@ const PAGE_TEMPLATES: &[&str] = &[
     "404.html",
 ];
 
-/// For `check`: renders in memory, once per language, every kind of page whose template uses
-/// one of `changed` (the templates the site overrides), with the context the build gives it
-/// (the first chapter for chapter pages), and returns what failed. A template can be valid
-/// syntax and still fail only when it meets a page's data (`{{ nonexistent.var }}`), which
-/// only rendering finds; pages that use only the embedded templates are skipped, as those
-/// render on any site, which keeps `check` as fast as before on a site without overrides. An
-/// overridden template no page uses is not rendered, as the build never renders it either.
+/// For `check`: renders in memory every page whose template uses one of `changed` (the
+/// templates the site overrides), with the context the build gives it, and returns what
+/// failed. A template can be valid syntax and still fail only when it meets a page's data
+/// (`{{ nonexistent.var }}`, or `{{ prev.titel }}` in a branch only a chapter with a previous
+/// one takes), which only rendering finds: so every chapter is rendered, as the build renders
+/// them, not a sample (the first chapter alone passed templates that failed the build). Pages
+/// that use only the embedded templates are skipped, as those render on any site, which keeps
+/// `check` as fast as before on a site without overrides. An overridden template no page uses
+/// is not rendered, as the build never renders it either.
 pub fn render_samples(site: &Site, tera: Tera, changed: &BTreeSet<String>) -> Vec<Diagnostic> {
     let pages: Vec<&str> = (PAGE_TEMPLATES.iter().copied())
         .filter(|p| {
@@ -650,24 +794,25 @@ pub fn render_samples(site: &Site, tera: Tera, changed: &BTreeSet<String>) -> Ve
         return Vec::new();
     }
     let r = Renderer::new(site, tera);
-    let mut jobs: Vec<(&str, &str)> = Vec::new();
+    // (template, language, chapter position for chapter pages)
+    let mut jobs: Vec<(&str, &str, usize)> = Vec::new();
     for p in pages {
         if matches!(p, "root.html" | "404.html") {
             // one page for the whole site, in the default language
-            jobs.push((p, &site.config.default_language));
+            jobs.push((p, &site.config.default_language, 0));
+        } else if p == "chapter.html" {
+            for l in &site.config.languages {
+                jobs.extend((0..site.order.len()).map(|i| (p, l.as_str(), i)));
+            }
         } else {
-            jobs.extend(site.config.languages.iter().map(|l| (p, l.as_str())));
+            jobs.extend(site.config.languages.iter().map(|l| (p, l.as_str(), 0)));
         }
     }
     let mut out: Vec<Diagnostic> = jobs
         .par_iter()
-        .with_max_len(1)
-        .filter_map(|&(page, lang)| {
+        .filter_map(|&(page, lang, i)| {
             let rendered = match page {
-                "chapter.html" => match site.order.first() {
-                    Some(id) => r.chapter(lang, id, 0).map(drop),
-                    None => Ok(()),
-                },
+                "chapter.html" => r.chapter(lang, &site.order[i], i).map(drop),
                 "index.html" => r.index(lang).map(drop),
                 "glossary.html" => r.glossary(lang).map(drop),
                 "print.html" => r.print(lang).map(drop),
@@ -677,7 +822,7 @@ pub fn render_samples(site: &Site, tera: Tera, changed: &BTreeSet<String>) -> Ve
             rendered.err()
         })
         .collect();
-    // the same mistake fails every language's page alike: say it once
+    // the same mistake fails every page and language alike: say it once
     out.sort_by(|a, b| (&a.file, a.line, &a.message).cmp(&(&b.file, b.line, &b.message)));
     out.dedup();
     out

@@ -110,6 +110,9 @@ fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<se
     }
     match serde_yaml::from_str::<serde_json::Value>(text) {
         Ok(v @ serde_json::Value::Object(_)) => Some(v),
+        // an empty file, or one of comments only (a new language's file, not begun): nothing
+        // of the theme's is changed
+        Ok(serde_json::Value::Null) => Some(serde_json::Value::Object(Default::default())),
         Ok(_) => {
             diags.push(Diagnostic::error(
                 "i18n",
@@ -286,8 +289,8 @@ impl Theme {
                 continue;
             };
             ids.extend(quoted_after(src, " id=\"").filter(|v| !v.contains('{')));
-            for tag in ["{% extends \"", "{% include \""] {
-                todo.extend(quoted_after(src, tag));
+            for keyword in ["extends", "include"] {
+                todo.extend(tag_targets(src, keyword).map(str::to_string));
             }
         }
         ids.sort();
@@ -324,6 +327,12 @@ impl Theme {
         // site templates
         let tdir = site_root.join("templates");
         for (rel, real) in theme_files(&tdir, &canon_root, site_root, diags) {
+            // templates are HTML and XML (what Tera escapes for): a README, an editor's backup
+            // (`chapter.html~`) or a desktop's `Thumbs.db` beside them is no template, and
+            // compiled as one it failed the build
+            if !(rel.ends_with(".html") || rel.ends_with(".xml")) {
+                continue;
+            }
             match std::fs::read(&real).map(String::from_utf8) {
                 Ok(Ok(text)) => {
                     theme.overridden.insert(rel.clone());
@@ -557,6 +566,37 @@ fn site_file(
 }
 
 /// Each value written as `<prefix>value"` in `src`.
+/// The templates that the `keyword` tags of `src` name (`extends`, `include`, `import`), however
+/// the tag is written: `{%- extends 'base.html' -%}`, `{% include ["a.html", "b.html"] %}`.
+pub(crate) fn tag_targets<'s>(src: &'s str, keyword: &'s str) -> impl Iterator<Item = &'s str> {
+    src.match_indices("{%").flat_map(move |(at, _)| {
+        let tag = src[at + 2..].trim_start_matches(['-', '+']).trim_start();
+        let tag = tag.split("%}").next().unwrap_or("");
+        let names = tag
+            .strip_prefix(keyword)
+            .filter(|rest| {
+                rest.starts_with(char::is_whitespace) || rest.starts_with(['"', '\'', '['])
+            })
+            .map(|rest| rest.trim_start().trim_start_matches('['))
+            .unwrap_or("");
+        // the quoted names at the head of the tag (a list's items), up to `as`, `ignore`, ...
+        let mut out = Vec::new();
+        let mut rest = names;
+        while let Some(q) = rest
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\'' | '`'))
+        {
+            let Some((name, after)) = rest[1..].split_once(q) else {
+                break;
+            };
+            out.push(name);
+            rest = after.trim_start().trim_start_matches(',').trim_start();
+        }
+        out
+    })
+}
+
 fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = String> + 's {
     src.match_indices(prefix).filter_map(move |(at, _)| {
         let rest = &src[at + prefix.len()..];
@@ -567,6 +607,20 @@ fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tags_name_their_templates_however_written() {
+        let src = "{%- extends 'base.html' -%}\n{%include \"a.html\"%}{% include [\"b.html\", 'c.html'] ignore missing %}{% includes \"x\" %}{{ \"{% include 'y' %}\" }}";
+        assert_eq!(
+            tag_targets(src, "extends").collect::<Vec<_>>(),
+            ["base.html"]
+        );
+        // a tag inside a string is not told apart: it is only ever one more id reserved
+        assert_eq!(
+            tag_targets(src, "include").collect::<Vec<_>>(),
+            ["a.html", "b.html", "c.html", "y"]
+        );
+    }
 
     #[test]
     fn a_key_a_letter_from_a_known_one_is_a_warning_a_key_of_ones_own_is_not() {

@@ -561,6 +561,49 @@ fn cases() -> Vec<Case> {
             "{% extends \"base.html\" %}\n{% block main %}\n\n{% include \"nope.html\" %}\n{% endblock %}\n",
         )
         .at("template", "templates/chapter.html", 4),
+        // Tera names no line for these: the line is the one that uses the name it complains of
+        case(
+            "a parent template uses a name that begins another name",
+            "templates/base.html",
+            include_str!("../templates/base.html").replacen('\n', "\n<p>{{ titl }}</p>\n", 1),
+        )
+        .at("template", "templates/base.html", 2),
+        case(
+            "template uses an unknown filter",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}\n\n{{ content | nofilter }}\n{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 4),
+        case(
+            "template calls an unknown function",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}\n\n{{ nofunction() }}\n{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 4),
+        case(
+            "template throws",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}\n\n{{ throw(message=\"boom\") }}\n{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 4),
+        case(
+            "template reads an environment variable not its own",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n{% block main %}\n\n{{ get_env(name=\"HOME\") }}\n{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 4),
+        case(
+            "template extends a missing template",
+            "templates/chapter.html",
+            "\n{% extends \"nobase.html\" %}\n",
+        )
+        .at("template", "templates/chapter.html", 2),
+        case(
+            "template imports macros from a missing template",
+            "templates/chapter.html",
+            "{% extends \"base.html\" %}\n\n{% import \"nomacros.html\" as m %}\n{% block main %}{% endblock %}\n",
+        )
+        .at("template", "templates/chapter.html", 3),
         // Tera recurses without a limit: these overflowed the stack and aborted the process
         case(
             "template includes itself",
@@ -667,6 +710,17 @@ fn cases() -> Vec<Case> {
             "heading id the theme uses for the main content",
             NEW,
             chapter("\n## E {#main}\n"),
+        )
+        .strict()
+        .at("heading-id", NEW, 6),
+        case(
+            "heading id the theme uses, with a template whose tags trim white space",
+            NEW,
+            chapter("\n## E {#search-input}\n"),
+        )
+        .also(
+            "templates/chapter.html",
+            include_str!("../templates/chapter.html").replacen("{% extends", "{%- extends", 1),
         )
         .strict()
         .at("heading-id", NEW, 6),

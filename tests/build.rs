@@ -1190,3 +1190,90 @@ fn the_themes_scripts_are_served_lean_and_a_sites_own_as_written() {
     assert!(worker.starts_with("var RULEBOOK_VERSION = "), "{worker}");
     assert_eq!(comment_lines(&worker), 0);
 }
+
+/// A template reads only the environment variables named `RULEBOOK_…` (`get_env`): a site's
+/// templates are published with every build, and one built in CI could otherwise print the
+/// machine's secrets into every page. Asking for another is an error at the template's line.
+#[test]
+fn templates_read_only_the_sites_own_environment_variables() {
+    let dir = fixture();
+    let base = include_str!("../templates/chapter.html");
+    let with = |call: &str| {
+        let t = base.replacen(
+            "{% block main %}",
+            &format!("{{% block main %}}<p id=\"env\">{call}</p>"),
+            1,
+        );
+        assert_ne!(t, base, "the template has a main block");
+        write(dir.path(), "templates/chapter.html", t.as_bytes());
+    };
+    let build = || {
+        let out = std::process::Command::new(bin())
+            .args(["build", "--site", dir.path().to_str().unwrap()])
+            .env("RULEBOOK_EDITION", "second")
+            .env("SECRET_TOKEN", "s3cret")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    with("{{ get_env(name=\"RULEBOOK_EDITION\") }} {{ get_env(name=\"RULEBOOK_NONE\", default=\"-\") }}");
+    let (code, err) = build();
+    assert_eq!(code, Some(0), "{err}");
+    let doc = page(&dir.path().join("public/en/intro/index.html"));
+    assert_eq!(texts(&doc, "#env"), ["second -"]);
+    with("{{ get_env(name=\"SECRET_TOKEN\") }}");
+    let (code, err) = build();
+    assert_eq!(code, Some(1), "{err}");
+    let line = base
+        .lines()
+        .position(|l| l.contains("{% block main %}"))
+        .unwrap()
+        + 1;
+    assert!(
+        err.contains(&format!("templates/chapter.html:{line}:")) && err.contains("RULEBOOK_"),
+        "{err}"
+    );
+    assert!(!err.contains("s3cret"), "{err}");
+    // the site built before is still there, without the secret
+    let doc = page(&dir.path().join("public/en/intro/index.html"));
+    assert_eq!(texts(&doc, "#env"), ["second -"]);
+}
+
+/// What lies in a site's `templates/` beside its templates (a README that shows a tag, an
+/// editor's backup) is no template and fails nothing; an `i18n/` file of comments only
+/// changes nothing; and a UI string cannot end the script it is written into. Each of these
+/// failed the build, or put the string's own `<script>` into every page.
+#[test]
+fn a_sites_own_theme_files_are_read_for_what_they_are() {
+    let dir = fixture();
+    write(
+        dir.path(),
+        "templates/README.md",
+        b"Override `{% block main %}` here.\n",
+    );
+    write(dir.path(), "templates/chapter.html~", b"{% if %}\n");
+    write(dir.path(), "i18n/uk.yaml", b"# nothing of our own yet\n");
+    write(
+        dir.path(),
+        "i18n/en.yaml",
+        b"copy_link: \"</script><script>window.owned = 1</script>\"\n",
+    );
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    assert!(!out.join("README.md").exists());
+    let doc = page(&out.join("en/intro/index.html"));
+    // the JSON is whole: one script, whose text parses and holds the string as written
+    let json = texts(&doc, "script#rb-i18n");
+    assert_eq!(json.len(), 1, "{json:?}");
+    let v: serde_json::Value = serde_json::from_str(&json[0]).unwrap();
+    assert_eq!(v["copy_link"], "</script><script>window.owned = 1</script>");
+    assert_eq!(
+        doc.select(&sel("script"))
+            .filter(|s| s.inner_html().contains("owned"))
+            .count(),
+        1
+    );
+}

@@ -1048,3 +1048,55 @@ fn links_to_the_builds_own_pages_and_files_are_not_broken() {
     // the one link to a file the build does not write, on the line after the others
     assert_eq!(broken, [8 + 2 * links.len() as u64], "{v}");
 }
+
+/// `check` renders every chapter with the site's own chapter template, as the build does: a
+/// mistake in a branch that the first chapter does not take (it has no previous chapter) fails
+/// the build, so it fails `check` too. Only the first chapter was rendered, and `check` passed.
+#[test]
+fn check_finds_a_template_mistake_only_a_later_chapter_meets() {
+    let chapter = include_str!("../templates/chapter.html").replacen(
+        "{% block main %}",
+        "{% block main %}\n{% if prev %}<p>{{ prev.titel }}</p>{% endif %}",
+        1,
+    );
+    let line = chapter
+        .lines()
+        .position(|l| l.contains("prev.titel"))
+        .unwrap()
+        + 1;
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\nweight: 1\n---\n\nText.\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: B\nweight: 2\n---\n\nText.\n",
+        ),
+        ("templates/chapter.html", &chapter),
+    ]);
+    let (code, v) = check_json(dir.path(), &[]);
+    assert_eq!(code, 1, "{v}");
+    let templates: Vec<_> = findings(&v)
+        .into_iter()
+        .filter(|(k, _, _)| k == "template")
+        .collect();
+    assert_eq!(
+        templates,
+        [(
+            "template".to_string(),
+            "templates/chapter.html".to_string(),
+            line as u64
+        )]
+    );
+    let built = run(&["build", "--site", dir.path().to_str().unwrap()]);
+    assert_eq!(built.code, 1, "{}", built.stderr);
+    assert!(
+        built
+            .stderr
+            .contains(&format!("templates/chapter.html:{line}:")),
+        "{}",
+        built.stderr
+    );
+}
