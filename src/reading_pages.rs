@@ -96,25 +96,17 @@ pub fn referenced_by(site: &Site, text_lang: &str, page: Page<'_>, number: &str,
         }
         out.push_str("<a class=\"xref\" href=\"");
         match r.number.as_deref() {
-            Some(n) if page.print => {
-                out.push('#');
-                escape_into(
-                    &site.resolver().print_anchor(page.lang, &r.chapter_id, n),
-                    out,
-                );
-            }
-            None if page.print => {
-                out.push('#');
-                escape_into(&r.chapter_id, out);
-            }
-            Some(n) if Some(r.chapter_id.as_str()) == page.id => {
-                out.push('#');
-                escape_into(n, out);
-            }
+            // where a cross-link to that number leads: the reader's page, or the original's
+            // when the reader's translation of the chapter lacks the section
+            Some(n) if site.resolver().section_href_into(page, n, out) => {}
             Some(n) => {
                 page.chapter_href_into(page.lang, &r.chapter_id, out);
                 out.push('#');
                 escape_into(n, out);
+            }
+            None if page.print => {
+                out.push('#');
+                escape_into(&r.chapter_id, out);
             }
             None => page.chapter_href_into(page.lang, &r.chapter_id, out),
         }

@@ -592,23 +592,53 @@ pub fn section_defs(lang: &str, p: &ChapterPage) -> Vec<SectionDef> {
     defs
 }
 
+/// The order chapters are read in, in every language: by `weight` (the first language that has
+/// the chapter says it), then the chapters without one, each language's in its own order
+/// (file names). Those are merged, not compared by position: a chapter's place in one language
+/// says nothing of its place in another that lacks some chapters (a partial translation), so
+/// a chapter only one language has goes after the one it follows there.
 fn reading_order(config: &SiteConfig, pages: &BTreeMap<String, Vec<ChapterPage>>) -> Vec<String> {
-    let mut seen: HashMap<&str, (bool, i64, usize, usize)> = HashMap::new();
+    let mut seen: HashMap<&str, (Option<i64>, usize, usize)> = HashMap::new();
     for (li, lang) in config.languages.iter().enumerate() {
         for (i, p) in pages.get(lang).into_iter().flatten().enumerate() {
-            seen.entry(p.chapter.id.as_str()).or_insert((
-                p.chapter.weight.is_none(),
-                p.chapter.weight.unwrap_or(0),
-                li,
-                i,
-            ));
+            seen.entry(p.chapter.id.as_str())
+                .or_insert((p.chapter.weight, li, i));
         }
     }
-    let mut ids: Vec<_> = seen.into_iter().collect();
-    ids.sort_by(|a, b| {
-        (a.1 .0, a.1 .1, a.1 .3, a.1 .2, a.0).cmp(&(b.1 .0, b.1 .1, b.1 .3, b.1 .2, b.0))
-    });
-    ids.into_iter().map(|(id, _)| id.to_string()).collect()
+    let mut weighted: Vec<(i64, usize, usize, &str)> = seen
+        .iter()
+        .filter_map(|(id, &(w, li, i))| w.map(|w| (w, i, li, *id)))
+        .collect();
+    weighted.sort_unstable();
+    // each language's chapters without a weight, the longest list first (ties: the site's
+    // order of languages), the others merged into it
+    let mut lists: Vec<Vec<&str>> = (config.languages.iter())
+        .map(|lang| {
+            (pages.get(lang).into_iter().flatten())
+                .map(|p| p.chapter.id.as_str())
+                .filter(|id| seen[id].0.is_none())
+                .collect()
+        })
+        .collect();
+    lists.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    let mut merged: Vec<&str> = Vec::new();
+    let mut placed: HashSet<&str> = HashSet::new();
+    for list in lists {
+        let mut at = 0;
+        for id in list {
+            if placed.contains(id) {
+                at = merged.iter().position(|m| *m == id).map_or(at, |k| k + 1);
+                continue;
+            }
+            merged.insert(at, id);
+            placed.insert(id);
+            at += 1;
+        }
+    }
+    (weighted.into_iter().map(|w| w.3))
+        .chain(merged)
+        .map(str::to_string)
+        .collect()
 }
 
 /// A chapter that exists in one language only is normal (it is not translated yet). But when

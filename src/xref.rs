@@ -244,7 +244,7 @@ impl Resolver<'_> {
     /// every cross-reference of every page comes here (twice, with the print view), and the
     /// strings built in between were 1 % of a build's instructions. Returns false, having
     /// written nothing, when no chapter has the section.
-    fn section_href_into(&self, page: Page<'_>, number: &str, out: &mut String) -> bool {
+    pub fn section_href_into(&self, page: Page<'_>, number: &str, out: &mut String) -> bool {
         let Some((lang, id)) = self.section_page(page.lang, number) else {
             return false;
         };

@@ -1277,3 +1277,78 @@ fn a_sites_own_theme_files_are_read_for_what_they_are() {
         1
     );
 }
+
+/// Chapters without a `weight` are read in the order of their files in every language, also
+/// when a translation lacks some of them: a chapter one language lacks goes after the one it
+/// follows in the other. The order compared positions across languages, and the Ukrainian
+/// `d`, second of its two, went before the English `b`.
+#[test]
+fn a_partial_translation_keeps_the_order_of_the_files() {
+    let ch = |id: &str| {
+        format!(
+            "---\nid: {id}\ntitle: {}\n---\n\nText.\n",
+            id.to_uppercase()
+        )
+    };
+    let (a, b, c, d, e) = (ch("a"), ch("b"), ch("c"), ch("d"), ch("e"));
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", &a),
+        ("content/en/02-b.md", &b),
+        ("content/en/03-c.md", &c),
+        ("content/en/04-d.md", &d),
+        ("content/uk/01-a.md", &a),
+        ("content/uk/04-d.md", &d),
+        ("content/uk/05-e.md", &e),
+    ]);
+    build_ok(dir.path());
+    for lang in ["en", "uk"] {
+        let doc = page(&dir.path().join(format!("public/{lang}/print/index.html")));
+        assert_eq!(
+            attrs(&doc, "section.print-chapter", "id"),
+            ["a", "b", "c", "d", "e"],
+            "{lang}"
+        );
+        let out = dir.path().join("public");
+        let from = out.join(format!("{lang}/a/index.html"));
+        let next = attrs(&page(&from), "a[rel=next]", "href");
+        assert_eq!(next.len(), 1, "{lang}: {next:?}");
+        let (to, _) = resolve_href(&out, &from, &next[0]).unwrap();
+        assert_eq!(to, out.join(format!("{lang}/b/index.html")), "{lang}");
+    }
+}
+
+/// "Referenced by" leads where a cross-link to the referring section leads: to the original's
+/// page when the reader's translation of that chapter lacks the section (on the chapter page
+/// and on the print view). It led to an anchor the translated page does not have.
+#[test]
+fn referenced_by_leads_to_a_section_the_translation_lacks() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: \"61.0.0 Alpha\"\nweight: 1\n---\n\n## 61.1.0 First\n\nText.\n\n## 61.2.0 Second\n\nSee 60.1.0.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: \"61.0.0 Альфа\"\nweight: 1\n---\n\n## 61.1.0 Перший\n\nТекст.\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: \"60.0.0 Beta\"\nweight: 2\n---\n\n## 60.1.0 One\n\nText.\n",
+        ),
+    ]);
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    for p in ["uk/b/index.html", "uk/print/index.html"] {
+        let refby = attrs(&page(&out.join(p)), "p.refby a", "href");
+        assert_eq!(refby.len(), 1, "{p}: {refby:?}");
+        let (to, frag) = resolve_href(&out, &out.join(p), &refby[0]).unwrap();
+        assert_eq!(
+            (to, frag.as_deref()),
+            (out.join("en/a/index.html"), Some("61.2.0")),
+            "{p}"
+        );
+    }
+    assert_links_resolve(&out);
+}
