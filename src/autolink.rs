@@ -177,7 +177,16 @@ impl TermMatcher {
                 continue;
             }
             let id = m.anchors.len() as u32;
-            m.anchors.push(alias_anchor(&e.key));
+            // the key's anchor, but for a key named like an id of the glossary page itself
+            // (`main`), which the entry does not get (glossary.rs `PAGE_IDS`)
+            let key_anchor = alias_anchor(&e.key);
+            m.anchors.push(
+                if crate::glossary::PAGE_IDS.contains(&key_anchor.as_str()) {
+                    e.anchor.clone()
+                } else {
+                    key_anchor
+                },
+            );
             let mut single = true;
             for p in phrases_of(&e.term, &e.aliases) {
                 let toks: Vec<String> = tokenize(&p).into_iter().map(|t| t.term).collect();

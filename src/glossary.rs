@@ -366,8 +366,21 @@ fn merge_identical(g: &mut Glossary) {
     g.by_key = key_to;
 }
 
+/// Ids the glossary page gives elements of its own (the default theme's `base.html` and
+/// `glossary.html`, and `reading.js`'s card): an entry keyed `untranslated` or `main` takes
+/// the next free anchor (`untranslated-1`), and no key's own anchor is kept beside it
+/// (render.rs), or the heading, the skip link's target or the search box would share its id.
+pub const PAGE_IDS: &[&str] = &[
+    "main",
+    "rb-i18n",
+    "rb-tip",
+    "search-input",
+    "search-results",
+    "untranslated",
+];
+
 fn assign_anchors(g: &mut Glossary) {
-    let mut used: HashMap<String, usize> = HashMap::new();
+    let mut used: HashMap<String, usize> = PAGE_IDS.iter().map(|id| (id.to_string(), 1)).collect();
     for e in &mut g.entries {
         let base = crate::html::slugify(&e.key);
         let n = used.entry(base.clone()).or_insert(0);

@@ -270,7 +270,12 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
         };
         for (e, prepared) in g.entries.iter().zip(&site.glossary_html[src_lang]) {
             let keys: Vec<&String> = std::iter::once(&e.key).chain(&e.merged_keys).collect();
-            let anchors: Vec<String> = keys.iter().map(|k| alias_anchor(k)).collect();
+            // the keys' anchors, and the entry's own, which a term link uses when its key's is
+            // one of the page's own ids (autolink.rs)
+            let mut anchors: Vec<String> = keys.iter().map(|k| alias_anchor(k)).collect();
+            if !anchors.contains(&e.anchor) {
+                anchors.push(e.anchor.clone());
+            }
             if anchors.iter().all(|a| map.contains_key(a)) {
                 continue;
             }

@@ -608,7 +608,9 @@ impl<'a> Renderer<'a> {
         let mut items: Vec<(Vec<u32>, GlossaryItem)> = Vec::new();
         let mut seen_keys: rustc_hash::FxHashSet<&str> = Default::default();
         // every id on the page, and where each of this language's entries is in `items`
-        let mut page_anchors: rustc_hash::FxHashSet<String> = Default::default();
+        let mut page_anchors: rustc_hash::FxHashSet<String> = (crate::glossary::PAGE_IDS.iter())
+            .map(|id| id.to_string())
+            .collect();
         let mut by_anchor: rustc_hash::FxHashMap<&str, usize> = Default::default();
         // this language's entries, then the entries only other languages have (untranslated)
         let mut sources: Vec<&str> = vec![lang];

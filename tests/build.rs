@@ -654,6 +654,42 @@ fn glossary_keys_differing_in_case_give_no_id_twice() {
     assert_eq!(both, ["exhaust", "exhaust-1"], "two entries, two anchors");
 }
 
+/// An entry keyed like an id of the glossary page itself (`untranslated`, the heading of the
+/// entries another language has; `main`, the skip link's target) takes another anchor, and no
+/// element repeats an id: links to the entry reached the heading.
+#[test]
+fn glossary_keys_named_like_the_pages_own_ids_give_no_id_twice() {
+    let dir = fixture();
+    let glossary = EN_GLOSSARY.replacen(
+        "\"guard\":",
+        "\"untranslated\": \"Not yet in the other language.\",\n  \"main\": \"The main action.\",\n  \"guard\":",
+        1,
+    );
+    assert_ne!(glossary, EN_GLOSSARY);
+    write(dir.path(), "content/en/glossary.json", glossary.as_bytes());
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    for lang in ["en", "uk"] {
+        for p in [
+            format!("{lang}/glossary/index.html"),
+            format!("{lang}/print/index.html"),
+        ] {
+            let doc = page(&out.join(&p));
+            let mut ids = attrs(&doc, "[id]", "id");
+            let n = ids.len();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), n, "{p}: an id is repeated");
+        }
+        // the entry is on the page, under an anchor of its own
+        let doc = page(&out.join(format!("{lang}/glossary/index.html")));
+        let dt: Vec<String> = attrs(&doc, "dt[id]", "id");
+        assert!(dt.iter().any(|a| a == "untranslated-1"), "{lang}: {dt:?}");
+        assert!(dt.iter().any(|a| a == "main-1"), "{lang}: {dt:?}");
+    }
+    assert_links_resolve(&out);
+}
+
 #[test]
 fn glossary_list_and_a_themes_own_layout_of_it_agree() {
     let dir = fixture();
