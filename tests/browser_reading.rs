@@ -481,3 +481,46 @@ fn a_tooltip_from_another_language_says_which() {
     let xref = card("[].find.call(document.querySelectorAll('article a.xref'), function (a) { return /#[0-9]/.test(a.getAttribute('href')); })");
     assert_eq!(xref, Value::from("en"));
 }
+
+/// A Ukrainian chapter with English paragraphs left in it, published on the English side too
+/// (not translated into English): there the English paragraphs are in the reader's language,
+/// so neither the dotted line nor a "not translated yet" note marks them; on the Ukrainian page
+/// both do. English readers were told their own language was not translated yet.
+#[test]
+fn paragraphs_in_the_readers_language_are_not_marked_untranslated() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Раунд\n---\n\nПерший абзац українською.\n\nThis paragraph is still in English.\n",
+        ),
+        ("content/en/b.md", "---\nid: b\ntitle: Other\n---\n\nText.\n"),
+    ]);
+    build_ok(dir.path());
+    let server = StaticServer::start(&dir.path().join("public"), "/");
+    let b = Browser::start(1280, 860);
+    let look = "var p = document.querySelector('article p.untr'); var n = document.querySelectorAll('.untr-note').length; return p ? [p.lang, getComputedStyle(p).borderLeftStyle, n] : ['', '', n];";
+    for (lang, border, notes) in [("uk", "dotted", 1), ("en", "none", 0)] {
+        b.goto(&format!("{}{lang}/a/", server.url));
+        b.wait_until(
+            "return document.readyState === 'complete' && window.Rulebook",
+            10,
+            "page load",
+        );
+        let seen = b.js(look);
+        assert_eq!(
+            seen[0], "en",
+            "{lang}: the paragraph keeps its language: {seen}"
+        );
+        assert_eq!(seen[1], border, "{lang}: {seen}");
+        assert_eq!(seen[2], notes, "{lang}: {seen}");
+    }
+    // the print views alike
+    for (lang, border) in [("uk", "dotted"), ("en", "none")] {
+        b.goto(&format!("{}{lang}/print/", server.url));
+        let seen = b.js(
+            "var p = document.querySelector('p.untr'); return getComputedStyle(p).borderLeftStyle;",
+        );
+        assert_eq!(seen, border, "{lang} print");
+    }
+}
