@@ -188,7 +188,16 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
     assert_eq!(search(&b, "phoenixborn"), online);
     // a small index came whole with the first visit: a search never made online works too
     let never = search(&b, "guard");
+    // the first page read, loaded before the worker was there, opens offline too, with the
+    // reading aids' own stylesheet (it was the one page that did not)
+    b.goto(&format!("{}uk/glossary/", server.url));
+    let styled = b.wait_until(
+        "var l = document.querySelector('link[href$=\"reading.css\"]'); return document.readyState === 'complete' && document.getElementById('search-input') && l && l.sheet && l.sheet.cssRules.length > 0;",
+        10,
+        "the first page, offline",
+    );
     std::fs::rename(&gone, &public).unwrap();
+    assert_eq!(styled, Value::Bool(true));
     assert!(!never.is_empty());
     b.goto(&format!("{}en/", server.url));
     b.wait_until("return document.readyState === 'complete'", 10, "page load");

@@ -6,8 +6,8 @@
 /* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES */
 "use strict";
 var CACHE = "rulebook-" + RULEBOOK_VERSION;
-var SHELL = ["static/css/style.css", "static/css/search.css", "static/js/site.js", "static/js/analyzer.js",
-  "static/js/search.js", "search/index.js"];
+var SHELL = ["static/css/style.css", "static/css/search.css", "static/css/reading.css", "static/js/site.js",
+  "static/js/reading.js", "static/js/analyzer.js", "static/js/search.js", "static/favicon.svg", "search/index.js"];
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(CACHE).then(function (c) {
@@ -16,9 +16,19 @@ self.addEventListener("install", function (e) {
     // OFFLINE_INDEX_BYTES) comes whole, so every search works offline; a large one is cached
     // as it is read.
     var files = SHELL.concat(typeof RULEBOOK_SEARCH_FILES === "undefined" ? [] : RULEBOOK_SEARCH_FILES);
-    return Promise.all(files.map(function (u) {
+    var shell = Promise.all(files.map(function (u) {
       return c.add(new URL(u, self.registration.scope)).catch(function () {});
     }));
+    // The pages open now were loaded before any worker saw them (the first visit's): kept
+    // too, or the page read first is the one page that does not open offline.
+    var open = self.clients.matchAll({ includeUncontrolled: true, type: "window" }).then(function (list) {
+      return Promise.all(list.filter(function (w) {
+        return w.url.indexOf(self.registration.scope) === 0;
+      }).map(function (w) {
+        return c.add(w.url.split("#")[0]).catch(function () {});
+      }));
+    }).catch(function () {});
+    return Promise.all([shell, open]);
   }).then(function () { return self.skipWaiting(); }));
 });
 
