@@ -376,6 +376,7 @@ pub const PAGE_IDS: &[&str] = &[
     "rb-tip",
     "search-input",
     "search-results",
+    "search-status",
     "untranslated",
 ];
 

@@ -975,3 +975,59 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
 }
+
+/// A screen reader hears what a search found (a live region says how many results, or that
+/// there are none), and reads each result in its own language: the other language's results
+/// say so (`lang`). Neither was there.
+#[test]
+fn results_are_announced_and_carry_their_language() {
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}uk/", served_default_site().url));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    let status =
+        "var s = document.querySelector('[role=status]#search-status'); return s && s.textContent;";
+    search(&b, "qqqqzz");
+    assert_eq!(b.js(status), "Нічого не знайдено");
+    search(&b, "discarding");
+    let found =
+        b.js("return document.querySelectorAll('#search-results .search-list > li').length");
+    assert_eq!(b.js(status), format!("Знайдено: {found}"));
+    let langs = b.js("return Array.from(document.querySelectorAll('#search-results a.search-hit')).map(function (a) { return [a.getAttribute('href'), a.lang]; })");
+    let langs = langs.as_array().unwrap();
+    assert!(!langs.is_empty());
+    for l in langs {
+        // an English page's result is English; a Ukrainian page's may show English text (a
+        // section not translated yet), and says so too
+        let href = l[0].as_str().unwrap();
+        assert!(l[1] == "en" || (l[1] == "" && !href.contains("en/")), "{l}");
+    }
+    assert!(langs.iter().any(|l| l[1] == "en"), "{langs:?}");
+    // closed, it says nothing
+    b.keys("\u{E00C}");
+    assert_eq!(b.js(status), "");
+}
+
+/// A new build's service worker taking over an open page makes the search read the index
+/// again: the page had read the old build's words, and searched the new parts with them
+/// (every search failed, called "offline").
+#[test]
+fn a_new_service_worker_makes_the_search_read_the_index_again() {
+    let server = served_default_site();
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}en/", server.url));
+    b.wait_until(
+        "return navigator.serviceWorker.controller",
+        20,
+        "the service worker",
+    );
+    b.goto(&format!("{}en/", server.url));
+    b.wait_until(
+        "return document.readyState === 'complete' && navigator.serviceWorker.controller && window.RulebookSearch",
+        10,
+        "a page the worker controls",
+    );
+    let before = search(&b, "phoenixborn");
+    b.js("window.__resets = 0; var r = RulebookSearch.reset; RulebookSearch.reset = function () { window.__resets++; r(); }; navigator.serviceWorker.dispatchEvent(new Event('controllerchange'));");
+    assert_eq!(b.js("return window.__resets"), 1);
+    assert_eq!(search(&b, "phoenixborn"), before);
+}

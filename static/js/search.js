@@ -61,7 +61,12 @@
         s.src = root + src;
         s.async = true;
         s.onload = function () { ok(); };
-        s.onerror = function () { delete loading[src]; fail(new Error("cannot load " + src)); };
+        s.onerror = function () {
+          delete loading[src];
+          var e = new Error("cannot load " + src);
+          e.unavailable = true;
+          fail(e);
+        };
         doc.head.appendChild(s);
       });
     }
@@ -898,7 +903,10 @@
   };
 
   /* ---- the search box ---- */
-  var input, box, active = -1, seq = 0;
+  var input, box, status, active = -1, seq = 0;
+  /* What a screen reader is told of a search shown (a live region: the list itself is only
+     read when the reader moves into it). */
+  function tell(text) { if (status) status.textContent = text; }
 
   function href(url) {
     if (location.protocol === "file:") url = url.replace(/\/(#|$)/, "/index.html$1");
@@ -947,6 +955,10 @@
     /* a chapter this page's language shows from another (not translated yet): its page in
        this language, where the reader stays in their language's site */
     var url = h.url, slash = url.indexOf("/");
+    /* the result's text is in the language its address begins with: said so, for a screen
+       reader to read it in that language's voice */
+    var textLang = slash > 0 ? url.slice(0, slash) : S.lang;
+    if (textLang !== S.lang) a.lang = textLang;
     if (h.shownIn.indexOf(S.lang) >= 0 && slash > 0) url = S.lang + url.slice(slash);
     a.href = href(url);
     a.className = "search-hit" + (h.glossary ? " search-glossary" : "");
@@ -1020,6 +1032,9 @@
       p.className = "search-empty";
       p.textContent = box.getAttribute("data-no-results");
       box.appendChild(p);
+      tell(p.textContent);
+    } else {
+      tell((status && status.getAttribute("data-found") || "{n}").replace("{n}", page.length + other.length));
     }
     [[page, null], [other, box.getAttribute("data-other")]].forEach(function (part) {
       if (!part[0].length) return;
@@ -1084,10 +1099,13 @@
       });
     }).catch(function (e) {
       if (mine !== seq) return;
-      /* a part of the index that cannot be loaded: offline, and not read before */
-      var p = doc.createElement("p");
+      /* a part of the index that cannot be loaded: offline, and not read before; anything
+         else is no connection's fault, and saying so would send the reader looking for one */
+      var p = doc.createElement("p"), lost = e && e.unavailable;
+      if (!lost && window.console) console.error(e);
       p.className = "search-empty search-error";
-      p.textContent = box.getAttribute("data-unavailable") || String(e && e.message || e);
+      p.textContent = box.getAttribute(lost ? "data-unavailable" : "data-failed") || String(e && e.message || e);
+      tell(p.textContent);
       box.textContent = "";
       box.appendChild(p);
       box.hidden = false;
@@ -1111,6 +1129,7 @@
     box.textContent = "";
     box.removeAttribute("data-query");
     input.setAttribute("aria-expanded", "false");
+    tell("");
   }
   /* Arrows move over every result, placeholders included: bringing one into view loads it. */
   function move(by) {
@@ -1145,6 +1164,7 @@
   function init() {
     input = doc.getElementById("search-input");
     box = doc.getElementById("search-results");
+    status = doc.getElementById("search-status");
     root = doc.body.getAttribute("data-root") || "";
     S.lang = doc.documentElement.lang;
     doc.addEventListener("keydown", function (e) {
@@ -1174,6 +1194,15 @@
     }
     if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
       navigator.serviceWorker.register(root + "sw.js").catch(function () {});
+      /* A new build's worker took over this page (sw.js claims open pages and drops the old
+         cache): the index read so far is the old build's, and its words no longer match the
+         new parts still to load. Read it again, as `rulebook serve` makes it do. The first
+         worker of a first visit replaces none: the index read came from the network. */
+      var had = navigator.serviceWorker.controller;
+      navigator.serviceWorker.addEventListener("controllerchange", function () {
+        if (had) S.reset();
+        had = navigator.serviceWorker.controller;
+      });
     }
   }
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", init);
