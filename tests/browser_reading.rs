@@ -172,6 +172,70 @@ fn language_switch_keeps_the_section() {
     );
 }
 
+/// The switch carries the section both pages have: read under a heading without a number
+/// (whose id is made of its own words, `приклади-3`, which the other page lacks) it is the
+/// numbered section above it; and a section the other language lacks lands on the last one
+/// before it that the page has. Both once opened the other page at its top.
+#[test]
+fn language_switch_lands_on_a_section_both_pages_have() {
+    let filler = "Text of the rule. ".repeat(60);
+    let section = |n: &str, title: &str, sub: &str| {
+        format!("## {n} {title}\n\n{filler}\n\n### {sub}\n\n{filler}\n\n")
+    };
+    let en: String = ["1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0"]
+        .iter()
+        .map(|n| section(n, "Rule", "Examples"))
+        .collect();
+    let uk: String = ["1.1.0", "1.2.0", "1.3.0", "1.5.0"]
+        .iter()
+        .map(|n| section(n, "Правило", "Приклади"))
+        .collect();
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            &format!("---\nid: rules\ntitle: Rules\n---\n\n{en}"),
+        ),
+        (
+            "content/uk/a.md",
+            &format!("---\nid: rules\ntitle: Правила\n---\n\n{uk}"),
+        ),
+    ]);
+    build_ok(dir.path());
+    let server = StaticServer::start(&dir.path().join("public"), "/");
+    let b = Browser::start(1000, 700);
+    let load = |path: &str| {
+        b.goto(&format!("{}{path}", server.url));
+        b.wait_until(
+            "return document.readyState === 'complete' && window.Rulebook",
+            10,
+            "page load",
+        );
+    };
+    // just past the sub-heading of 1.5.0
+    load("uk/rules/");
+    b.js("var h = document.querySelectorAll('article h3')[3]; window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 40);");
+    b.click("a[data-lang-switch=en]");
+    b.wait_until(
+        "return location.pathname.indexOf('/en/rules/') === 0 && location.hash === '#1.5.0' && document.readyState === 'complete'",
+        10,
+        "the English page at 1.5.0",
+    );
+    // inside 1.4.0, which the Ukrainian text lacks
+    b.js("var h = document.getElementById('1.4.0'); window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY + 60);");
+    b.click("a[data-lang-switch=uk]");
+    b.wait_until(
+        "return location.pathname.indexOf('/uk/rules/') === 0 && location.hash === '#1.4.0' && document.readyState === 'complete' && window.Rulebook",
+        10,
+        "the Ukrainian page",
+    );
+    b.wait_until(
+        "var t = document.getElementById('1.3.0').getBoundingClientRect().top; return t > -5 && t < 150;",
+        5,
+        "1.3.0 at the top of the view",
+    );
+}
+
 #[test]
 fn side_by_side_view_aligns_the_languages() {
     for (w, h, name) in [(1280, 860, "desktop"), (390, 844, "phone")] {

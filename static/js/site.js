@@ -34,14 +34,42 @@
   /* The heading the reader is looking at: the last section anchor (or glossary entry) at or
      above the top of the view (below the header). At the top of the page there is none,
      whatever the address says. */
-  function currentAnchor() {
+  var SECTION = /^\d+(\.\d+)+$/;
+  function currentAnchor(shared) {
     var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id], .print h1[id], .print h2[id], .print h3[id], .print h4[id], main dl dt[id]");
-    var best = null, top = headerRoom() + 8;
+    var best = null, numbered = null, top = headerRoom() + 8;
     for (var i = 0; i < hs.length; i++) {
-      if (hs[i].getBoundingClientRect().top <= top) best = hs[i];
-      else break;
+      if (hs[i].getBoundingClientRect().top > top) break;
+      best = hs[i];
+      if (SECTION.test(best.id)) numbered = best;
     }
+    /* For another language, a heading without a number has an id of its own words
+       (`приклади-3`), which the other page lacks: the section number above it is the place
+       both pages share. */
+    if (shared && numbered && best && best.tagName !== "DT") best = numbered;
     return best ? best.id : "";
+  }
+
+  /* Arriving at a section number this page does not have (the other language's section the
+     translation lacks), the reader lands on the last section before it rather than at the
+     top of the page. */
+  function nearestSection() {
+    var want = decodeURIComponent(location.hash.slice(1));
+    if (!SECTION.test(want) || doc.getElementById(want)) return;
+    var parts = function (n) { return n.split(".").map(Number); };
+    var before = function (a, b) {
+      for (var i = 0; i < Math.max(a.length, b.length); i++) {
+        var x = a[i] || 0, y = b[i] || 0;
+        if (x !== y) return x < y;
+      }
+      return false;
+    };
+    var w = parts(want), hs = doc.querySelectorAll("article [id], .print [id]"), best = null;
+    for (var i = 0; i < hs.length; i++) {
+      var n = hs[i].id;
+      if (SECTION.test(n) && before(parts(n), w) && !(best && before(parts(n), parts(best.id)))) best = hs[i];
+    }
+    if (best) best.scrollIntoView();
   }
 
   /* The language switch keeps the reader's place: same page, same section, and the
@@ -50,7 +78,7 @@
     var a = e.target.closest && e.target.closest("a[data-lang-switch]");
     if (!a) return;
     try { localStorage.setItem("rulebook-lang", a.getAttribute("data-lang-switch")); } catch (err) {}
-    var href = a.getAttribute("href").split("#")[0], anchor = currentAnchor();
+    var href = a.getAttribute("href").split("#")[0], anchor = currentAnchor(true);
     var pair = /[?&]pair=([a-z-]+)/i.exec(location.search);
     if (pair && href.indexOf("?") < 0) href += "?pair=" + encodeURIComponent(doc.documentElement.lang);
     a.setAttribute("href", href + fragment(anchor));
@@ -96,6 +124,7 @@
     // a web font that comes late can change the header's height
     if (doc.fonts && doc.fonts.ready) doc.fonts.ready.then(fitScrollPadding);
     fixFileLinks(doc);
+    nearestSection();
     doc.addEventListener("click", langSwitch, true);
     doc.addEventListener("click", pairToggle, true);
     doc.addEventListener("click", keepPair, true);
