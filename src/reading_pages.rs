@@ -311,6 +311,10 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
     s
 }
 
+/// The reader's choice of a dark or light theme, applied before the page is drawn: the same
+/// line as `base.html`'s, for the one page the templates do not make.
+const THEME_CHOICE: &str = r#"<script>try{var m=localStorage.getItem("rulebook-theme");if(m)document.documentElement.dataset.theme=m}catch(e){}</script>"#;
+
 /// `<lang>/s/index.html`: the short address of every section. `s/?7.1.0` (and `s/7.1.0/`, which
 /// `404.html` forwards here) goes to the section; an unknown number shows a form to type one.
 /// One page per language, not one per section: tens of thousands of tiny files would cost more
@@ -348,7 +352,7 @@ pub fn short_page(site: &Site, lang: &str) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} · {}</title>\n<meta name=\"robots\" content=\"noindex\">\n<link rel=\"icon\" href=\"../../static/favicon.svg\" type=\"image/svg+xml\">\n<link rel=\"stylesheet\" href=\"../../static/css/style.css\">\n<link rel=\"stylesheet\" href=\"../../static/css/reading.css\">\n<script defer src=\"../../static/js/site.js\"></script>\n",
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} · {}</title>\n<meta name=\"robots\" content=\"noindex\">\n<link rel=\"icon\" href=\"../../static/favicon.svg\" type=\"image/svg+xml\">\n<link rel=\"stylesheet\" href=\"../../static/css/style.css\">\n<link rel=\"stylesheet\" href=\"../../static/css/reading.css\">\n{THEME_CHOICE}\n<script defer src=\"../../static/js/site.js\"></script>\n",
         escape(lang),
         t("section"),
         escape(site.config.title_in(lang)),
@@ -363,7 +367,10 @@ pub fn short_page(site: &Site, lang: &str) -> String {
     );
     s.push_str(r##";
   // a Ukrainian keypad's decimal key types a comma (`7,1,0`), as the search box accepts too
-  var q = decodeURIComponent((location.search || location.hash).slice(1)).replace(/^n=/, "").replace(/\+/g, " ").trim().replace(/\s*,\s*/g, ".").replace(/\.$/, "");
+  // a `%` that starts no escape (`?%`) is a number no page has, not an error
+  var q = (location.search || location.hash).slice(1);
+  try { q = decodeURIComponent(q); } catch (e) {}
+  q = q.replace(/^n=/, "").replace(/\+/g, " ").trim().replace(/\s*,\s*/g, ".").replace(/\.$/, "");
   if (!q) return;
   for (var p in pages) {
     if (pages[p].indexOf(q) >= 0) {

@@ -158,6 +158,23 @@ fn short_address_leads_to_the_section() {
         10,
         "typed section number",
     );
+    // a `%` that starts no escape is a number no page has (it threw, and the page said nothing)
+    b.goto(&format!("{}uk/s/?%E0%A4%A", served_default_site().url));
+    b.wait_until(
+        "return document.documentElement.getAttribute('data-missing') === '%E0%A4%A'",
+        10,
+        "a malformed escape is an unknown number",
+    );
+    // the reader's dark theme holds on this page too (it was always light)
+    b.js("localStorage.setItem('rulebook-theme', 'dark')");
+    b.goto(&format!("{}uk/s/?99.99.99", served_default_site().url));
+    let theme = b.wait_until(
+        "return document.readyState === 'complete' && (document.documentElement.dataset.theme || 'none')",
+        10,
+        "page load",
+    );
+    b.js("localStorage.removeItem('rulebook-theme')");
+    assert_eq!(theme, "dark");
 }
 
 #[test]
