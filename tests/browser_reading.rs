@@ -394,6 +394,27 @@ fn toc_follows_the_scroll_and_sections_have_copy_links() {
             .unwrap()
             > 3
     );
+    // a copy-link button says for a moment what happened (copied, or with no clipboard here,
+    // that the link is in the address bar), then its own name again: its name once stayed
+    // "Link copied", and said so when nothing was copied
+    let label = "return document.querySelector(\"button.copy-link[data-anchor='7.2.0']\").getAttribute('aria-label')";
+    assert_eq!(b.js(label), "Copy link 7.2.0");
+    b.click("button.copy-link[data-anchor='7.2.0']");
+    let said = b.wait_until(
+        &format!("var l = (function () {{ {label} }})(); return l !== 'Copy link 7.2.0' && l;"),
+        5,
+        "the button says what happened",
+    );
+    assert!(
+        said == "Link copied" || said == "The link is in the address bar",
+        "{said}"
+    );
+    assert!(b.url().ends_with("#7.2.0"), "{}", b.url());
+    b.wait_until(
+        &format!("var l = (function () {{ {label} }})(); return l === 'Copy link 7.2.0';"),
+        5,
+        "the button's own name again",
+    );
 }
 
 #[test]

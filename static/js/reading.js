@@ -200,14 +200,23 @@
       var b = e.target.closest && e.target.closest("button.copy-link");
       if (!b) return;
       var url = location.href.split("#")[0].split("?")[0] + "#" + b.getAttribute("data-anchor");
-      var done = function () {
-        b.classList.add("copied");
-        b.title = strings.link_copied || "";
-        b.setAttribute("aria-label", strings.link_copied || "");
-        setTimeout(function () { b.classList.remove("copied"); b.title = strings.copy_link || ""; }, 1600);
+      /* says what happened for a moment, then the button's own name again (to the eye and to
+         a screen reader); with no clipboard (a page served over plain HTTP from another
+         machine) the link is still in the address bar, and the button says that instead */
+      var say = function (text, copied) {
+        b.classList.toggle("copied", copied);
+        b.title = text;
+        b.setAttribute("aria-label", text);
+        setTimeout(function () {
+          b.classList.remove("copied");
+          b.title = strings.copy_link || "";
+          b.setAttribute("aria-label", (strings.copy_link || "Copy link") + " " + b.getAttribute("data-anchor"));
+        }, 1600);
       };
-      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(done, done);
-      else done();
+      var done = function () { say(strings.link_copied || "", true); };
+      var failed = function () { say(strings.link_in_address_bar || "", false); };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(done, failed);
+      else failed();
       if (history.replaceState) history.replaceState(null, "", "#" + b.getAttribute("data-anchor"));
     });
   }
