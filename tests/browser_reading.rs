@@ -626,3 +626,63 @@ fn paragraphs_in_the_readers_language_are_not_marked_untranslated() {
         assert_eq!(seen, border, "{lang} print");
     }
 }
+
+/// The side-by-side view pairs the sections each language has between two it shares (headings
+/// without a number, whose ids are made of their own words) row by row, and a link of the
+/// other language's column to an anchor of its own page (a footnote, a section only it has)
+/// leads to that page: each such section stood alone, and such links led nowhere or to this
+/// column's own footnote, another text.
+#[test]
+fn side_by_side_pairs_unnumbered_sections_and_keeps_each_columns_links() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Розділ\n---\n\nВступ, див. 1.1.0.\n\n## 1.1.0 Перший\n\nТекст.[^a]\n\n## Без номера\n\nТекст без номера.\n\n## 1.3.0 Лише тут\n\nТекст.\n\n[^a]: Українська примітка.\n",
+        ),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Chapter\n---\n\nIntro, see 1.1.0 and 1.2.0.\n\n## 1.1.0 First\n\nText.[^x][^a]\n\n## Without a number\n\nUnnumbered text.\n\n## 1.2.0 Only here\n\nText.\n\n[^x]: Note X.\n\n[^a]: Note A.\n",
+        ),
+    ]);
+    build_ok(dir.path());
+    let server = StaticServer::start(&dir.path().join("public"), "/");
+    let b = Browser::start(1280, 860);
+    b.goto(&format!("{}uk/a/?pair=en", server.url));
+    b.wait_until(
+        "return document.querySelectorAll('.pair-row').length > 2",
+        10,
+        "the side-by-side view",
+    );
+    let rows = b.js("return Array.from(document.querySelectorAll('.pair-row')).map(function (r) { return Array.from(r.querySelectorAll('.pair-cell')).map(function (c) { var h = c.querySelector('h1, h2'); return h ? (h.id || h.getAttribute('data-id') || '') : ''; }); })");
+    assert_eq!(
+        rows,
+        serde_json::json!([
+            ["", ""],
+            ["1.1.0", "1.1.0"],
+            ["без-номера", "without-a-number"],
+            ["1.3.0", ""],
+            ["", "1.2.0"]
+        ]),
+        "{rows}"
+    );
+    // every link of the English column to an anchor on this page lands on a section both
+    // have; the rest lead to the English page
+    let links = b.js("return Array.from(document.querySelectorAll('.pair-cell[data-reader=en] a[href]')).map(function (a) { return [a.getAttribute('href'), a.href]; })");
+    let links = links.as_array().unwrap();
+    let english = format!("{}en/a/#", server.url);
+    let mut local = 0;
+    let mut away = 0;
+    for l in links {
+        let (raw, full) = (l[0].as_str().unwrap(), l[1].as_str().unwrap());
+        if let Some(id) = raw.strip_prefix('#') {
+            assert!(["1.1.0"].contains(&id), "{raw}");
+            local += 1;
+        } else if full.starts_with(&english) {
+            away += 1;
+        }
+    }
+    assert!(local >= 1, "{links:?}");
+    // the footnotes and their back links, and 1.2.0, which only English has
+    assert!(away >= 5, "{links:?}");
+}

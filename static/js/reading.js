@@ -302,13 +302,15 @@
 
   /* ---- side by side: ?pair=en loads the other language's chapter and aligns the two by
      heading id (section numbers are the same in every language) ---- */
+  var NUMBER = /^\d+(\.\d+)+$/;
   function sections(art) {
     var out = [], cur = { id: "", nodes: [] };
     var kids = Array.prototype.slice.call(art.childNodes);
     for (var i = 0; i < kids.length; i++) {
       var n = kids[i];
       if (n.nodeType === 1 && /^H[1-4]$/.test(n.tagName) && n.id) {
-        if (cur.nodes.length || cur.id) out.push(cur);
+        /* white space before a numbered title is no text of its own: no empty row */
+        if (cur.id || cur.nodes.some(function (x) { return x.nodeType !== 3 || x.textContent.trim(); })) out.push(cur);
         cur = { id: n.id, nodes: [] };
       }
       cur.nodes.push(n);
@@ -365,6 +367,18 @@
               if (x.id) { x.setAttribute("data-id", x.id); x.removeAttribute("id"); }
             }
             rebase(c, base);
+            /* an anchor of this chapter: a section both columns have is its row, here; any
+               other (a footnote, a heading only that language has) is on that language's page,
+               where the link leads now (here it led nowhere, or to this column's own text) */
+            var local = c.nodeName === "A" ? [c] : [];
+            local = local.concat(Array.prototype.slice.call(c.querySelectorAll("a[href^='#']")));
+            for (var y = 0; y < local.length; y++) {
+              var h = local[y].getAttribute("href") || "";
+              if (h.charAt(0) !== "#") continue;
+              var to = h.slice(1);
+              try { to = decodeURIComponent(to); } catch (e) {}
+              if (!(NUMBER.test(to) && mineHas(to))) local[y].setAttribute("href", new URL(h, base).href);
+            }
           }
           rr.appendChild(c);
         }
@@ -373,18 +387,35 @@
         r.appendChild(rr);
         grid.appendChild(r);
       }
+      /* Between two sections both languages have (by id), the sections each has on its own:
+         headings without a number, whose ids are made of their words and differ by
+         language, are side by side in order; what one language has more stands alone. */
+      var pending = [];
+      function flush(upto) {
+        var theirsRun = [];
+        for (; ti < upto; ti++) if (!used[them[ti].id] && !mineHas(them[ti].id)) { theirsRun.push(them[ti]); used[them[ti].id] = 1; }
+        var i = 0, k = 0;
+        while (i < pending.length || k < theirsRun.length) {
+          var a = pending[i], b = theirsRun[k];
+          var an = a && NUMBER.test(a.id), bn = b && NUMBER.test(b.id);
+          if (a && b && !an && !bn) { row(a, b); i++; k++; }
+          /* a numbered section only one language has stands alone */
+          else if (a && (an || !b)) { row(a, null); i++; }
+          else { row(null, b); k++; }
+        }
+        pending = [];
+      }
       for (var j = 0; j < mine.length; j++) {
         var m = mine[j], t = byId[m.id];
         if (t && !used[m.id]) {
-          /* their sections that come before this match and have no partner here */
           var at = them.indexOf(t);
-          for (; ti < at; ti++) if (!used[them[ti].id] && !mineHas(them[ti].id)) { row(null, them[ti]); used[them[ti].id] = 1; }
-          ti = at + 1;
+          flush(at);
+          ti = Math.max(ti, at + 1);
           used[m.id] = 1;
           row(m, t);
-        } else row(m, null);
+        } else pending.push(m);
       }
-      for (; ti < them.length; ti++) if (!used[them[ti].id] && !mineHas(them[ti].id)) row(null, them[ti]);
+      flush(them.length);
       function mineHas(id) { for (var q = 0; q < mine.length; q++) if (mine[q].id === id) return true; return false; }
       art.textContent = "";
       art.removeAttribute("lang");
