@@ -351,6 +351,23 @@ impl Theme {
         for (rel, real) in theme_files(&sdir, &canon_root, site_root, diags) {
             theme.static_files.insert(rel, StaticFile::Disk(real));
         }
+        // a file where another file needs a folder (the site's `static/css` beside the theme's
+        // `css/style.css`) cannot be written; said here, with its name, and not as a failed
+        // write in a temporary folder
+        let names: Vec<&String> = theme.static_files.keys().collect();
+        for pair in names.windows(2) {
+            let (file, next) = (pair[0], pair[1]);
+            if let Some(rest) = next.strip_prefix(file.as_str()) {
+                if rest.starts_with('/') {
+                    diags.push(Diagnostic::error(
+                        "static",
+                        display_path(&sdir.join(file), site_root),
+                        0,
+                        format!("a file where `{next}` needs a folder `{file}/`: rename the file, or make it a folder"),
+                    ));
+                }
+            }
+        }
         // UI strings: embedded, then the site's on top
         let known: std::collections::BTreeSet<String> = embedded_strings
             .values()

@@ -561,6 +561,12 @@ fn cases() -> Vec<Case> {
             "{% extends \"base.html\" %}\n{% block main %}\n\n{% include \"nope.html\" %}\n{% endblock %}\n",
         )
         .at("template", "templates/chapter.html", 4),
+        case(
+            "a static file where the theme has a folder",
+            "static/css",
+            "body { color: red }\n",
+        )
+        .at("static", "static/css", 0),
         // Tera names no line for these: the line is the one that uses the name it complains of
         case(
             "a parent template uses a name that begins another name",
