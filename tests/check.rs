@@ -444,6 +444,42 @@ fn translated_replaces_the_key_however_it_is_spelled() {
     }
 }
 
+/// `translated` replaces an old record of any shape YAML allows (a list at the key's column,
+/// a mapping in braces over two lines) and keeps old Mac line ends (`\r` alone); a stale
+/// warning points at the record's line however the key is spelled. It left parts of such
+/// records behind (the file no longer loaded, after `check` had said to run it), refused a
+/// `\r` file as having no front matter, and pointed at line 1.
+#[test]
+fn translated_rewrites_records_of_every_shape_and_line_end() {
+    let en = "---\nid: a\ntitle: Alpha\n---\n\nIntro.\n";
+    for (name, uk) in [
+        ("a list", "---\nid: a\ntitle: Альфа\ntranslated_from:\n- en\n- \"0000000000000000\"\nweight: 1\n---\n\nВступ.\n".to_string()),
+        ("braces over two lines", "---\nid: a\ntitle: Альфа\ntranslated_from: {lang: en,\nhash: \"0000000000000000\"}\nweight: 1\n---\n\nВступ.\n".to_string()),
+        ("old Mac line ends", "---\nid: a\ntitle: Альфа\n\"translated_from\" :\n  lang: en\n  hash: \"0000000000000000\"\n---\n\nВступ.\n".replace('\n', "\r")),
+    ] {
+        let s = site(&[
+            ("content/site.yaml", SITE_YAML),
+            ("content/en/a.md", en),
+            ("content/uk/a.md", &uk),
+        ]);
+        let path = s.path().to_str().unwrap();
+        // the record is read, and found stale (or not a record), at its own line
+        let (_, v) = check_json(s.path(), &[]);
+        assert!(
+            findings(&v).contains(&("stale-translation".into(), "content/uk/a.md".into(), 4)),
+            "{name}: {v}"
+        );
+        let r = run(&["translated", "--site", path]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let new = std::fs::read_to_string(s.path().join("content/uk/a.md")).unwrap();
+        assert!(!new.contains("0000000000000000"), "{name}: {new}");
+        assert_eq!(new.contains('\n'), uk.contains('\n'), "{name}: line ends kept");
+        let (code, v) = check_json(s.path(), &[]);
+        assert_eq!(code, 0, "{name}: {v}");
+        assert_eq!(findings(&v), vec![], "{name}");
+    }
+}
+
 #[test]
 fn missing_content_is_an_error_not_a_panic() {
     let s = site(&[]);

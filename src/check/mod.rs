@@ -605,14 +605,20 @@ fn stale_translations(
     out
 }
 
-/// 1-based line of a top-level front-matter key in a chapter file.
+/// 1-based line of a top-level front-matter key in a chapter file, however the key is spelled
+/// (`"translated_from" :` too), and only in the front matter.
 fn front_matter_line(file: &Path, key: &str) -> Option<usize> {
-    let text = std::fs::read_to_string(file).ok()?;
-    let prefix = format!("{key}:");
+    // old Mac line ends (`\r` alone) are lines too, as the loader reads them
+    let text = std::fs::read_to_string(file)
+        .ok()?
+        .replace("\r\n", "\n")
+        .replace('\r', "\n");
     text.lines()
-        .take_while(|_| true)
-        .position(|l| l.starts_with(&prefix))
-        .map(|i| i + 1)
+        .enumerate()
+        .skip(1)
+        .take_while(|(_, l)| l.trim_end() != "---")
+        .find(|(_, l)| crate::load::front_matter_key(l).as_deref() == Some(key))
+        .map(|(i, _)| i + 1)
 }
 
 /// `rulebook translated`: records, in each translation of the given chapters (all chapters when
@@ -662,6 +668,21 @@ pub fn mark_translated(
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| format!("cannot read {}: {e}", c.path.display()))?;
             let new = stale::rewrite_front_matter(&text, &stale::to_yaml(&rec), &c.path)?;
+            // read again as the build will: a file that no longer loads, or does not hold the
+            // record as written, is never written (an old value of a shape not foreseen)
+            let mut again = Diagnostics::default();
+            let reread = crate::load::normalize_text(new.trim_start_matches('\u{feff}').into());
+            let holds =
+                crate::load::parse_chapter(reread, lang, c.path.clone(), c.dir.clone(), &mut again)
+                    .and_then(|ch| ch.extra.get("translated_from").map(stale::parse))
+                    .is_some_and(|r| r.is_ok_and(|r| r == rec));
+            if !holds || again.has_errors() {
+                return Err(format!(
+                    "{}: its `translated_from` could not be replaced safely (nothing was written); replace it by hand with:\n{}",
+                    c.path.display(),
+                    stale::to_yaml(&rec)
+                ));
+            }
             if new != text {
                 // recorded as up to date with text still in another language: say so, the
                 // record is not a sign that the chapter is done

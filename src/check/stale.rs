@@ -105,8 +105,15 @@ pub fn to_yaml(r: &Record) -> String {
 /// Replaces (or adds) the `translated_from` block in the front matter of a chapter file's text,
 /// leaving every other line exactly as it was (line ends included).
 pub fn rewrite_front_matter(text: &str, block: &str, file: &Path) -> Result<String, String> {
-    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    // the file's own line ends, old Mac ones (`\r` alone) too, which the loader reads
+    let (nl, end) = if text.contains("\r\n") {
+        ("\r\n", '\n')
+    } else if !text.contains('\n') && text.contains('\r') {
+        ("\r", '\r')
+    } else {
+        ("\n", '\n')
+    };
+    let mut lines: Vec<&str> = text.split_inclusive(end).collect();
     let first = lines
         .first()
         .map(|l| l.trim_start_matches('\u{feff}').trim_end());
@@ -124,7 +131,7 @@ pub fn rewrite_front_matter(text: &str, block: &str, file: &Path) -> Result<Stri
             file.display()
         ));
     };
-    // drop an old block: the key line and the indented lines under it
+    // drop an old block: the key line and every line up to the next top-level key
     let mut i = 1;
     let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
     kept.push(lines[0]);
@@ -132,19 +139,27 @@ pub fn rewrite_front_matter(text: &str, block: &str, file: &Path) -> Result<Stri
         // `translated_from :` and `"translated_from":` are the same key: missing them here
         // appended a second block, which the next load refuses as a duplicate
         if crate::load::front_matter_key(lines[i]).as_deref() == Some("translated_from") {
+            // a value in brackets goes on until they close (`{lang: en,` then `hash: …}` on
+            // the next line, which looks like a key of its own)
+            let mut depth = brackets(lines[i]);
             i += 1;
-            let indented = |l: &str| l.starts_with(' ') || l.starts_with('\t');
             let aside = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+            // the block's own lines: indented ones, a list at the key's column (`- en`), any
+            // line inside its brackets
+            let within = |l: &str, depth: i32| {
+                depth > 0 || (!aside(l) && crate::load::front_matter_key(l).is_none())
+            };
             // a blank line or a comment is the block's when the block goes on after it (one
             // left behind kept the lines under it, indented under nothing: the file no longer
             // loaded)
             while i < close
-                && (indented(lines[i])
+                && (within(lines[i], depth)
                     || (aside(lines[i])
                         && (i..close)
                             .find(|&j| !aside(lines[j]))
-                            .is_some_and(|j| indented(lines[j]))))
+                            .is_some_and(|j| within(lines[j], depth))))
             {
+                depth += brackets(lines[i]);
                 i += 1;
             }
             continue;
@@ -166,6 +181,27 @@ pub fn rewrite_front_matter(text: &str, block: &str, file: &Path) -> Result<Stri
     Ok(out)
 }
 
+/// How many more brackets (`{`, `[`) a line of YAML opens than it closes, outside quotes and
+/// comments.
+fn brackets(line: &str) -> i32 {
+    let mut depth = 0;
+    let mut quote = None;
+    let mut prev = ' ';
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') if prev.is_whitespace() => break,
+            (None, '{' | '[') => depth += 1,
+            (None, '}' | ']') => depth -= 1,
+            _ => {}
+        }
+        prev = c;
+    }
+    depth
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +220,11 @@ mod tests {
     fn an_old_record_with_blank_lines_or_comments_is_replaced_whole() {
         let block = "translated_from:\n  lang: en\n  hash: \"new\"\n";
         for old in [
+            // a list at the key's column, and a mapping in braces over two lines: both were
+            // partly left behind, and the file no longer loaded
+            "translated_from:\n- en\n- \"abc\"\n",
+            "translated_from: {lang: en,\nhash: \"abc\"}\n",
+            "translated_from: [en, # a note {\n  \"abc\"]\n",
             "translated_from:\n  lang: en\n\n  hash: \"abc\"\n",
             "translated_from:\n  lang: en\n# from the English\n  hash: \"abc\"\n",
             "translated_from:\n  # a note\n  lang: en\n  hash: \"abc\"\n",
