@@ -1136,3 +1136,46 @@ fn check_finds_a_template_mistake_only_a_later_chapter_meets() {
         built.stderr
     );
 }
+
+/// On a site whose readers' first language is the source (`default_language: en`, translated
+/// into `uk`), `translated` records the English source in the Ukrainian translation, as the
+/// stale warning asks: it wrote records into the English files, and the warning never cleared.
+#[test]
+fn translated_writes_into_the_translation_when_the_source_comes_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("s");
+    let r = run(&["init", s.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let yaml = s.join("content/site.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("default_language: uk", "default_language: en"),
+    )
+    .unwrap();
+    let en = s.join("content/en/01-basics.md");
+    let text = std::fs::read_to_string(&en).unwrap();
+    let edited = text.replace("draw a card", "draw two cards");
+    assert_ne!(edited, text);
+    std::fs::write(&en, &edited).unwrap();
+    let (_, v) = check_json(&s, &[]);
+    let stale: Vec<_> = findings(&v)
+        .into_iter()
+        .filter(|f| f.0 == "stale-translation")
+        .collect();
+    assert_eq!(stale.len(), 1, "{v}");
+    assert_eq!(stale[0].1, "content/uk/01-basics.md");
+    let r = run(&["translated", "--site", s.to_str().unwrap(), "basics"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&en).unwrap(),
+        edited,
+        "the source is left alone"
+    );
+    let (code, v) = check_json(&s, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert!(
+        !findings(&v).iter().any(|f| f.0 == "stale-translation"),
+        "{v}"
+    );
+}

@@ -77,10 +77,34 @@ fn untranslated_units(
     out
 }
 
-/// The language translations are made from: the first language in site order that is not the
-/// default (readers' first) language — `en` for a `[uk, en]` site whose default is `uk`. A site
-/// with one language is its own source.
-pub fn source_language(config: &crate::config::SiteConfig) -> String {
+/// The language translations are made from: the one the site's translations name in their
+/// `translated_from` records (the most often named, when they differ), else the first language
+/// in site order that is not the default (readers' first) language — `en` for a `[uk, en]` site
+/// whose default is `uk`. A site whose readers' first language is the source (`default_language:
+/// en`, translated into `uk`) has it from its records once one is written; it was inferred the
+/// other way, and `translated` wrote records into the source's files. A site with one language
+/// is its own source.
+pub fn source_language(site: &Site) -> String {
+    let config = &site.config;
+    let mut named: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in site.pages.values().flatten() {
+        if let Some(r) = (p.chapter.extra.get("translated_from")).and_then(|v| stale::parse(v).ok())
+        {
+            if let Some(l) = config.languages.iter().find(|l| **l == r.lang) {
+                *named.entry(l.as_str()).or_default() += 1;
+            }
+        }
+    }
+    // the most named; a tie goes to the site's order of languages
+    let most = (config.languages.iter())
+        .filter_map(|l| named.get(l.as_str()).map(|n| (*n, l)))
+        .fold(None::<(usize, &String)>, |best, (n, l)| match best {
+            Some((b, _)) if b >= n => best,
+            _ => Some((n, l)),
+        });
+    if let Some((_, l)) = most {
+        return l.clone();
+    }
     config
         .languages
         .iter()
@@ -139,7 +163,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
         diags.extend(glossary_duplicates(site));
         diags.extend(stale_translations(site, &units, &failed));
         sw.lap("check: pairs, stale");
-        let source = source_language(&site.config);
+        let source = source_language(site);
         for lang in site.config.others(&source) {
             let pairs: Vec<terminology::Pair<'_>> = site.pages[lang.as_str()]
                 .iter()
@@ -386,7 +410,7 @@ fn pairing(site: &Site, failed: &Failed) -> Vec<Diagnostic> {
 /// is most often a typo in its number.
 fn section_pairs(site: &Site) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let source = source_language(&site.config);
+    let source = source_language(site);
     let index = site.page_index();
     let page = |l: &str, id: &str| index.get(&(l, id)).map(|&i| &site.pages[l][i]);
     // number → line of its heading (the title's: its front matter line)
@@ -635,7 +659,7 @@ pub fn mark_translated(
         Some(site) if !diags.has_errors() => site,
         _ => return Err("the site has errors; fix them first (nothing was written)".into()),
     };
-    let source = source_language(&site.config);
+    let source = source_language(&site);
     for id in ids {
         if site.page(&source, id).is_none() {
             return Err(format!("no {source} chapter has the id `{id}`"));
