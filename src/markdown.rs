@@ -37,6 +37,9 @@ pub fn options() -> Options {
 pub struct Heading {
     pub level: u8,
     pub anchor: String,
+    /// The id a numbered heading was given (`## 7.1.0 Discarding {#discarding}`): an anchor
+    /// of its own beside the number, which stays the section's id.
+    pub also: Option<String>,
     pub number: Option<String>,
     /// Title without the number, as plain text.
     pub title: String,
@@ -83,7 +86,8 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn anchors(&self) -> impl Iterator<Item = &str> {
-        self.headings.iter().map(|h| h.anchor.as_str())
+        (self.headings.iter())
+            .flat_map(|h| std::iter::once(h.anchor.as_str()).chain(h.also.as_deref()))
     }
 }
 
@@ -636,6 +640,25 @@ impl<'s> State<'s> {
             }
             other => other,
         };
+        // A numbered heading's id is its number, whatever id it was given: the number is what
+        // every cross-reference, the other language and the exports lead to (a given id took
+        // its place, and every link to the section was dead). The given id is kept beside it.
+        let (id, also) = match (&number, id) {
+            (Some(_), Some(given)) => (None, Some(given)),
+            (_, given) => (given, None),
+        };
+        let also = also.map(|given| {
+            let got = self.unique_anchor(given.to_string());
+            if got != given.as_ref() {
+                self.out.diags.push(Diagnostic::warning(
+                    "heading-id",
+                    self.src.file,
+                    line,
+                    format!("heading id `{given}` is already used on this page (by an earlier heading or by the theme); this heading gets `{got}`"),
+                ));
+            }
+            got
+        });
         let wanted = match (&id, &number) {
             (Some(id), _) => id.to_string(),
             (None, Some(n)) => n.clone(),
@@ -669,12 +692,19 @@ impl<'s> State<'s> {
         self.out.headings.push(Heading {
             level: level_n,
             anchor: anchor.clone(),
+            also: also.clone(),
             number: number.clone(),
             title,
             line,
         });
 
         let tag = format!("h{level_n}");
+        if let Some(a) = &also {
+            // before the heading, so a link to it shows the heading as `#7.1.0` does
+            html.push_str("<span id=\"");
+            self.anchor(a, html);
+            html.push_str("\"></span>");
+        }
         html.push('<');
         html.push_str(&tag);
         html.push_str(" id=\"");

@@ -259,7 +259,27 @@ impl Resolver<'_> {
     }
 
     fn chapter_url(&self, page: Page<'_>, path: &Path, fragment: Option<&str>) -> Option<String> {
-        let (_, id) = self.chapters.files.get(path)?;
+        let (file_lang, id) = self.chapters.files.get(path)?;
+        // `a.md#7.1.0` goes where `7.1.0` goes (the original's page when the reader's
+        // translation lacks the section); another anchor the reader's page lacks (a heading's
+        // own words, which differ by language) is the file's own page's
+        if let Some(f) = fragment {
+            let mut out = String::new();
+            if crate::sections::split_heading_number(f).is_some_and(|(_, rest)| rest.is_empty())
+                && self.section_href_into(page, f, &mut out)
+            {
+                return Some(out);
+            }
+            let key = (page.lang.to_string(), id.clone());
+            let here = self
+                .chapters
+                .anchors
+                .get(&key)
+                .is_some_and(|a| a.contains(f));
+            if !here && file_lang != page.lang && self.chapters.has(page.lang, id) {
+                return Some(page.chapter_href(file_lang, id, &format!("#{f}")));
+            }
+        }
         if page.print {
             // every chapter is on the print view: its wrapper carries the chapter's id
             return Some(match fragment {

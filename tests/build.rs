@@ -1388,3 +1388,52 @@ fn referenced_by_leads_to_a_section_the_translation_lacks() {
     }
     assert_links_resolve(&out);
 }
+
+/// A numbered heading keeps its number as its id when it is given one of its own (which is
+/// kept beside it), and a link to a chapter file with an anchor leads where that anchor is in
+/// the reader's language, or to the original's page: every link to `## 7.1.0 … {#discarding}`
+/// was dead, and so was `a.md#1.2.0` on a translation that lacks 1.2.0.
+#[test]
+fn links_reach_sections_with_ids_of_their_own_and_anchors_a_translation_lacks() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: \"1.0.0 Alpha\"\n---\n\n## 1.1.0 One {#one}\n\nText.\n\n## 1.2.0 Two\n\nOnly in English.\n\n## Notes\n\nNotes.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: \"1.0.0 Альфа\"\n---\n\n## 1.1.0 Один\n\nТекст.\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: \"2.0.0 Beta\"\n---\n\nSee 1.1.0, [1.1.0 One](#), [one](a.md#one), [two](a.md#1.2.0) and [notes](a.md#notes).\n",
+        ),
+    ]);
+    let r = build_ok(dir.path());
+    assert!(!r.stderr.contains("broken"), "{}", r.stderr);
+    let out = dir.path().join("public");
+    let en = page(&out.join("en/a/index.html"));
+    assert_eq!(attrs(&en, "h2#\\31 \\.1\\.0", "id"), ["1.1.0"]);
+    assert_eq!(attrs(&en, "#one", "id"), ["one"]);
+    for p in [
+        "uk/b/index.html",
+        "uk/print/index.html",
+        "en/b/index.html",
+        "en/print/index.html",
+    ] {
+        let doc = page(&out.join(p));
+        let two = link_to(&doc, "two").unwrap();
+        let (to, frag) = resolve_href(&out, &out.join(p), &two).unwrap();
+        if p.ends_with("print/index.html") && p.starts_with("en") {
+            assert_eq!((to, frag.as_deref()), (out.join(p), Some("1.2.0")), "{p}");
+        } else {
+            assert_eq!(
+                (to, frag.as_deref()),
+                (out.join("en/a/index.html"), Some("1.2.0")),
+                "{p}"
+            );
+        }
+    }
+    assert_links_resolve(&out);
+}
