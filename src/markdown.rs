@@ -737,6 +737,11 @@ impl<'s> State<'s> {
         // The heading's own number is shown as a label, never linked.
         let mut events: Vec<Event<'_>> = Vec::with_capacity(inner.len() + 2);
         let mut number_left = number.as_deref().map(|n| n.len());
+        // what each link of the heading became, so its end goes with it: kept, a chapter
+        // link's closing placeholder, or dropped (an unsafe address, or none: `[7.9.9](#)`,
+        // which in a heading is only text; its start dropped and its end kept left a stray
+        // `</a>`)
+        let mut links: Vec<Option<String>> = Vec::new();
         for e in inner {
             match e {
                 Event::Text(t) if number_left.is_some() => {
@@ -764,7 +769,36 @@ impl<'s> State<'s> {
                         events.push(Event::InlineHtml(h));
                     }
                 }
-                Event::Start(Tag::Link { dest_url, .. }) if !is_safe_url(&dest_url, false) => {}
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }) => {
+                    let d = dest_url.trim();
+                    if d.is_empty() || d == "#" || !is_safe_url(d, false) {
+                        links.push(None);
+                    } else if let Some((open, close)) = self.chapter_link(d, line) {
+                        events.push(Event::Html(open.into()));
+                        links.push(Some(close));
+                    } else {
+                        let dest_url = self.site_address(dest_url);
+                        events.push(Event::Start(Tag::Link {
+                            link_type,
+                            dest_url,
+                            title,
+                            id,
+                        }));
+                        links.push(Some(String::new()));
+                    }
+                }
+                Event::End(TagEnd::Link) => match links.pop() {
+                    Some(Some(close)) if !close.is_empty() => {
+                        events.push(Event::Html(close.into()))
+                    }
+                    Some(Some(_)) | None => events.push(Event::End(TagEnd::Link)),
+                    Some(None) => {}
+                },
                 Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => {}
                 other => events.push(other),
             }
@@ -995,45 +1029,59 @@ impl<'s> State<'s> {
             skip_to_link_end(events, buf, self, line);
             return None;
         }
-        if !has_scheme(d) && !d.starts_with('/') {
-            let (path, frag) = d
-                .split_once('#')
-                .map(|(p, f)| (p, Some(f)))
-                .unwrap_or((d, None));
-            if path.ends_with(".md") {
-                // `my%20file.md` names `my file.md`, as an image path does
-                let target = lexical_join(self.src.dir, &percent_decode(path));
-                let idx = self.out.pending.len();
-                self.out
-                    .pending
-                    .push(Pending::Chapter(Box::new(ChapterLink {
-                        path: target,
-                        fragment: frag.map(str::to_string),
-                        line,
-                    })));
-                let mut open = String::new();
-                placeholder(&mut open, idx, Mark::Open);
-                let mut close = String::new();
-                placeholder(&mut close, idx, Mark::Close);
-                self.emit_wrapped(open, close, line, events, buf);
-                return None;
-            }
+        if let Some((open, close)) = self.chapter_link(d, line) {
+            self.emit_wrapped(open, close, line, events, buf);
+            return None;
         }
-        // `/en/setup/` is an address on this site (`check` resolves it so): written relative to
-        // the page, it holds on a project site (`https://user.github.io/repo/`) and from disk,
-        // where a leading `/` would leave the site
-        let dest = match d.strip_prefix('/') {
-            Some(rest) if !rest.starts_with(['/', '\\']) => {
-                CowStr::from(format!("{}{rest}", self.src.root))
-            }
-            _ => dest,
-        };
+        let dest = self.site_address(dest);
         Some(Event::Start(Tag::Link {
             link_type,
             dest_url: dest,
             title,
             id,
         }))
+    }
+
+    /// A link to a chapter file (`b.md`, `b.md#7.1.0`): the placeholders its text goes between,
+    /// filled with the chapter's address for each page. `None` for any other link.
+    fn chapter_link(&mut self, d: &str, line: usize) -> Option<(String, String)> {
+        if has_scheme(d) || d.starts_with('/') {
+            return None;
+        }
+        let (path, frag) = d
+            .split_once('#')
+            .map(|(p, f)| (p, Some(f)))
+            .unwrap_or((d, None));
+        if !path.ends_with(".md") {
+            return None;
+        }
+        // `my%20file.md` names `my file.md`, as an image path does
+        let target = lexical_join(self.src.dir, &percent_decode(path));
+        let idx = self.out.pending.len();
+        self.out
+            .pending
+            .push(Pending::Chapter(Box::new(ChapterLink {
+                path: target,
+                fragment: frag.map(str::to_string),
+                line,
+            })));
+        let mut open = String::new();
+        placeholder(&mut open, idx, Mark::Open);
+        let mut close = String::new();
+        placeholder(&mut close, idx, Mark::Close);
+        Some((open, close))
+    }
+
+    /// `/en/setup/` is an address on this site (`check` resolves it so): written relative to
+    /// the page, it holds on a project site (`https://user.github.io/repo/`) and from disk,
+    /// where a leading `/` would leave the site.
+    fn site_address<'a>(&self, dest: CowStr<'a>) -> CowStr<'a> {
+        match dest.trim().strip_prefix('/') {
+            Some(rest) if !rest.starts_with(['/', '\\']) => {
+                CowStr::from(format!("{}{rest}", self.src.root))
+            }
+            _ => dest,
+        }
     }
 
     /// Emits a link's inner events between two placeholders, consuming its end.

@@ -1437,3 +1437,60 @@ fn links_reach_sections_with_ids_of_their_own_and_anchors_a_translation_lacks() 
     }
     assert_links_resolve(&out);
 }
+
+/// Links in a heading are links as in the text: to a chapter file, to an address on the site,
+/// or none (`[7.9.9](#)`, an unsafe address: only the text). They were passed through as
+/// written (`b.md`, dead), and a dropped one left a stray `</a>`.
+#[test]
+fn links_in_headings_lead_where_links_in_the_text_do() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\n## 1.1.0 See [the rules](b.md) and [top](/en/)\n\nText.\n\n## Setup ([7.9.9](#)) and [bad](javascript:alert(1)) end\n\nText.\n",
+        ),
+        ("content/en/b.md", "---\nid: b\ntitle: B\n---\n\nText.\n"),
+    ]);
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    let p = out.join("en/a/index.html");
+    let doc = page(&p);
+    let links: Vec<(String, String)> = doc
+        .select(&sel("article h2 a:not(.permalink)"))
+        .map(|a| {
+            (
+                a.text().collect(),
+                a.value().attr("href").unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let texts: Vec<&str> = links.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(texts, ["the rules", "top"], "{links:?}");
+    for (_, href) in &links {
+        assert!(!href.starts_with('/') && !href.ends_with(".md"), "{href}");
+        let (to, _) = resolve_href(&out, &p, href).unwrap();
+        assert!(to.is_file(), "{href}");
+    }
+    // the second heading's text is whole, in one heading, with no link
+    let second = texts_of(&doc, "article h2");
+    assert!(
+        second
+            .iter()
+            .any(|t| t.starts_with("Setup (7.9.9) and bad end")),
+        "{second:?}"
+    );
+    let html = std::fs::read_to_string(&p).unwrap();
+    let h2 = &html[html.find("<h2 id=\"setup").unwrap()..];
+    let h2 = &h2[..h2.find("</h2>").unwrap()];
+    assert_eq!(
+        h2.matches("</a>").count(),
+        h2.matches("<a ").count(),
+        "{h2}"
+    );
+}
+
+fn texts_of(doc: &Html, selector: &str) -> Vec<String> {
+    doc.select(&sel(selector))
+        .map(|e| e.text().collect::<String>())
+        .collect()
+}
