@@ -6,7 +6,7 @@
 //! chapter's sections are known, and once per reader language: that is how an English chapter
 //! published on the Ukrainian side links to Ukrainian pages without being parsed twice.
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{
@@ -205,7 +205,10 @@ struct State<'s> {
     out: Prepared,
     used_anchors: HashSet<String>,
     local_links: Vec<(String, usize)>,
+    /// Footnote ids in the order first met (see [`footnote_id`]).
     footnotes: Vec<String>,
+    /// References met so far to each footnote: a second one gets an id of its own.
+    footnote_refs: HashMap<String, usize>,
     in_code: bool,
     in_link: usize,
     in_cell: bool,
@@ -240,6 +243,7 @@ pub fn prepare_with<'s>(
         used_anchors: HashSet::default(),
         local_links: Vec::new(),
         footnotes: Vec::new(),
+        footnote_refs: HashMap::default(),
         in_code: false,
         in_link: 0,
         in_cell: false,
@@ -247,6 +251,19 @@ pub fn prepare_with<'s>(
         paragraph_at: 0,
         in_paragraph: false,
     };
+    // the footnotes' ids are theirs before any heading takes an id: a heading `Fn 1` above
+    // footnote 1 took `fn-1`, and the note shared it
+    if text.contains("[^") {
+        for line in text.lines() {
+            if let Some((label, _)) =
+                (line.trim_start().strip_prefix("[^")).and_then(|rest| rest.split_once("]:"))
+            {
+                let id = footnote_id(label);
+                st.used_anchors.insert(format!("fn-{id}"));
+                st.used_anchors.insert(format!("fnref-{id}"));
+            }
+        }
+    }
     let parser = Parser::new_ext(text, options()).into_offset_iter();
     let mut events = TextMergeWithOffset::new(parser).peekable();
     let mut html = String::with_capacity(text.len() * 3 / 2);
@@ -423,11 +440,12 @@ pub fn prepare_with<'s>(
             }
             Event::Start(Tag::FootnoteDefinition(label)) => {
                 let n = st.footnote_number(&label);
-                st.used_anchors.insert(format!("fn-{label}"));
+                let id = footnote_id(&label);
+                st.used_anchors.insert(format!("fn-{id}"));
                 let mut h = String::from("<div class=\"footnote\" id=\"");
-                st.anchor(&format!("fn-{label}"), &mut h);
+                st.anchor(&format!("fn-{id}"), &mut h);
                 h.push_str("\" role=\"doc-footnote\"><a class=\"fn-back\" href=\"#");
-                st.anchor(&format!("fnref-{label}"), &mut h);
+                st.anchor(&format!("fnref-{id}"), &mut h);
                 h.push_str(&format!("\">{n}</a>"));
                 buf.push(Event::Html(h.into()));
             }
@@ -548,22 +566,33 @@ impl<'s> State<'s> {
         placeholder(out, idx, Mark::Bare);
     }
 
-    /// `<sup class="fnref" id="fnref-x"><a href="#fn-x" …>1</a></sup>`
+    /// `<sup class="fnref" id="fnref-x"><a href="#fn-x" …>1</a></sup>`; a second reference to
+    /// the same note is `fnref-x-2` (the note's back link goes to the first).
     fn footnote_ref(&mut self, label: &str) -> String {
         let n = self.footnote_number(label);
+        let id = footnote_id(label);
+        let seen = self.footnote_refs.entry(id.clone()).or_insert(0);
+        *seen += 1;
+        let own = if *seen == 1 {
+            format!("fnref-{id}")
+        } else {
+            let own = format!("fnref-{id}-{seen}");
+            self.unique_anchor(own)
+        };
         let mut h = String::from("<sup class=\"fnref\" id=\"");
-        self.anchor(&format!("fnref-{label}"), &mut h);
+        self.anchor(&own, &mut h);
         h.push_str("\"><a href=\"#");
-        self.anchor(&format!("fn-{label}"), &mut h);
+        self.anchor(&format!("fn-{id}"), &mut h);
         h.push_str(&format!("\" role=\"doc-noteref\">{n}</a></sup>"));
         h
     }
 
     fn footnote_number(&mut self, label: &str) -> String {
-        let pos = match self.footnotes.iter().position(|l| l == label) {
+        let id = footnote_id(label);
+        let pos = match self.footnotes.iter().position(|l| *l == id) {
             Some(i) => i + 1,
             None => {
-                self.footnotes.push(label.to_string());
+                self.footnotes.push(id);
                 self.footnotes.len()
             }
         };
@@ -1377,6 +1406,17 @@ fn url_segment(seg: &str) -> String {
         }
     }
     out
+}
+
+/// A footnote's label as its ids write it: Markdown matches labels without regard to case or
+/// to how white space is written (`[^Note]` is `[^note]:`), so the ids do too, and white space,
+/// which no id may hold, is `-`.
+fn footnote_id(label: &str) -> String {
+    label
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 #[cfg(test)]

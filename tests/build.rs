@@ -1494,3 +1494,37 @@ fn texts_of(doc: &Html, selector: &str) -> Vec<String> {
         .map(|e| e.text().collect::<String>())
         .collect()
 }
+
+/// Footnotes: a label matches its note however its case or white space is written, as Markdown
+/// matches them, and the ids follow (no space in an id); a second reference to a note has an id
+/// of its own; a heading whose words make a footnote's id (`Fn 1`) takes another. Each of these
+/// gave a dead link or an id twice.
+#[test]
+fn footnote_ids_are_whole_and_unique() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\n## Fn 1\n\nOne[^Note] two[^a  b] three[^1] four[^1].\n\n[^note]: The note.\n[^A B]: Spaced.\n[^1]: First.\n",
+        ),
+    ]);
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    for p in ["en/a/index.html", "en/print/index.html"] {
+        let doc = page(&out.join(p));
+        let mut ids = attrs(&doc, "[id]", "id");
+        assert!(ids.iter().all(|i| !i.contains(' ')), "{p}: {ids:?}");
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "{p}: an id is repeated");
+        // every reference leads to its note, and each note back to a reference
+        let refs = attrs(&doc, "sup.fnref a", "href");
+        assert_eq!(refs.len(), 4, "{p}");
+        for href in refs.iter().chain(&attrs(&doc, "a.fn-back", "href")) {
+            let id = href.trim_start_matches('#');
+            assert!(ids.iter().any(|i| i == id), "{p}: {href}");
+        }
+    }
+    assert_links_resolve(&out);
+}
