@@ -210,6 +210,10 @@ struct State<'s> {
     /// References met so far to each footnote: a second one gets an id of its own.
     footnote_refs: HashMap<String, usize>,
     in_code: bool,
+    /// Raw HTML elements open around the text: links (`<a …>`) and code (`<code>`, `<pre>`,
+    /// `<kbd>`, `<samp>`), in which no number or term is linked, as in Markdown's own.
+    raw_link: usize,
+    raw_code: usize,
     in_link: usize,
     in_cell: bool,
     block: Block,
@@ -245,6 +249,8 @@ pub fn prepare_with<'s>(
         footnotes: Vec::new(),
         footnote_refs: HashMap::default(),
         in_code: false,
+        raw_link: 0,
+        raw_code: 0,
         in_link: 0,
         in_cell: false,
         block: Block::default(),
@@ -336,7 +342,7 @@ pub fn prepare_with<'s>(
             }
             Event::Text(t) => {
                 st.plain(&t);
-                if st.in_code || st.in_link > 0 {
+                if st.in_code || st.in_link > 0 || st.raw_link > 0 || st.raw_code > 0 {
                     buf.push(Event::Text(t));
                 } else {
                     let rendered = st.text(&t, line);
@@ -384,6 +390,9 @@ pub fn prepare_with<'s>(
                 buf.push(Event::Start(Tag::Paragraph));
             }
             Event::End(TagEnd::Paragraph) => {
+                // an element left open in one paragraph does not keep the next one unlinked
+                st.raw_link = 0;
+                st.raw_code = 0;
                 st.end_paragraph();
                 if let (Some(para), Some(lang)) = (st.para.take(), st.aids.latin_lang) {
                     // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
@@ -430,7 +439,11 @@ pub fn prepare_with<'s>(
                 buf.push(event);
             }
             Event::Html(h) | Event::InlineHtml(h) => {
+                // dropped in safe mode, where the text between is text like any other
                 if !st.src.safe {
+                    let (links, code) = raw_tags(&h);
+                    st.raw_link = st.raw_link.saturating_add_signed(links);
+                    st.raw_code = st.raw_code.saturating_add_signed(code);
                     buf.push(Event::Html(h));
                 }
             }
@@ -1408,6 +1421,37 @@ fn url_segment(seg: &str) -> String {
     out
 }
 
+/// How many raw HTML links and code elements `html` opens, less those it closes: `<a href=…>`
+/// is one link, `</code>` one code element fewer.
+fn raw_tags(html: &str) -> (isize, isize) {
+    let (mut links, mut code) = (0, 0);
+    for (at, _) in html.match_indices('<') {
+        let rest = &html[at + 1..];
+        let (close, rest) = match rest.strip_prefix('/') {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        // `<br/>`, `<a/>`: nothing stays open
+        let self_closing = (rest.split('>').next()).is_some_and(|t| t.ends_with('/'));
+        let step = match (close, self_closing) {
+            (true, _) => -1,
+            (false, true) => 0,
+            (false, false) => 1,
+        };
+        match name.as_str() {
+            "a" => links += step,
+            "code" | "pre" | "kbd" | "samp" => code += step,
+            _ => {}
+        }
+    }
+    (links, code)
+}
+
 /// A footnote's label as its ids write it: Markdown matches labels without regard to case or
 /// to how white space is written (`[^Note]` is `[^note]:`), so the ids do too, and white space,
 /// which no id may hold, is `-`.
@@ -1422,6 +1466,16 @@ fn footnote_id(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_tags_count_links_and_code() {
+        assert_eq!(raw_tags("<a href=\"https://x.org\">"), (1, 0));
+        assert_eq!(raw_tags("</a>"), (-1, 0));
+        assert_eq!(raw_tags("<CODE>"), (0, 1));
+        assert_eq!(raw_tags("<pre><code>x</code></pre>"), (0, 0));
+        assert_eq!(raw_tags("<abbr title=x><b><br/><a/>"), (0, 0));
+        assert_eq!(raw_tags("<kbd>"), (0, 1));
+    }
 
     fn blocks(text: &str) -> Vec<Block> {
         let dir = Path::new("content/en");

@@ -1528,3 +1528,28 @@ fn footnote_ids_are_whole_and_unique() {
     }
     assert_links_resolve(&out);
 }
+
+/// Inside a raw HTML link or code element, as inside Markdown's own, no section number and no
+/// glossary term is linked: they were, and made a link inside a link.
+#[test]
+fn nothing_is_linked_inside_raw_html_links_and_code() {
+    let dir = fixture();
+    let intro = format!(
+        "{EN_INTRO}\n<a href=\"https://example.org\">the guard rules in 1.1.0</a> and <code>guard 1.1.0</code>, but guard and 1.1.0 here.\n"
+    );
+    write(dir.path(), "content/en/01-intro.md", intro.as_bytes());
+    build_ok(dir.path());
+    let doc = page(&dir.path().join("public/en/intro/index.html"));
+    assert_eq!(doc.select(&sel("a a, code a")).count(), 0);
+    let p = doc
+        .select(&sel("article p"))
+        .find(|p| p.text().collect::<String>().contains("here."))
+        .unwrap();
+    let linked: Vec<String> = p.select(&sel("a")).map(|a| a.text().collect()).collect();
+    assert_eq!(
+        linked,
+        ["the guard rules in 1.1.0", "guard", "1.1.0"],
+        "{}",
+        p.html()
+    );
+}
