@@ -966,8 +966,16 @@ impl<'s> State<'s> {
                 _ => None,
             };
             if let Some((number, rest)) = lead.as_deref().and_then(split_heading_number) {
-                // the quoted title is the rest of the link text (all of it, up to the link's end)
-                let mut quoted = rest.to_string();
+                // the quoted title is the rest of the link text (all of it, up to the link's
+                // end), with the space before an emphasis (`Playing *Ready*`) and a line break
+                // as the words' space: they ran together, and the title was said to differ
+                let lead = lead.as_deref().unwrap_or_default().trim_start();
+                let after = lead.get(number.len()..).unwrap_or(rest);
+                let mut quoted = after
+                    .strip_prefix('.')
+                    .unwrap_or(after)
+                    .trim_start()
+                    .to_string();
                 let mut depth = 0;
                 let mut first = true;
                 let mut inner = Vec::new();
@@ -980,6 +988,7 @@ impl<'s> State<'s> {
                         }
                         Event::End(TagEnd::Link) => depth -= 1,
                         Event::Text(t) | Event::Code(t) if !first => quoted.push_str(t),
+                        Event::SoftBreak | Event::HardBreak => quoted.push(' '),
                         _ => {}
                     }
                     first = false;

@@ -1553,3 +1553,29 @@ fn nothing_is_linked_inside_raw_html_links_and_code() {
         p.html()
     );
 }
+
+/// A cross-link that quotes its section's title as written, with emphasis or code in it or
+/// over two lines, draws no "title differs" warning; one that quotes another title does. The
+/// words before an emphasis and around a line break ran together (`PlayingReady Spells`).
+#[test]
+fn a_quoted_title_with_emphasis_or_a_line_break_is_the_title() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\n## 7.1.0 Playing *Ready* Spells\n\nText.\n\n## 7.2.0 The Exhaust Keyword\n\nText.\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: B\n---\n\nSee [7.1.0 Playing *Ready* Spells](#), [7.2.0 The Exhaust\nKeyword](#) and [7.2.0 The `Exhaust` Keyword](#).\n\nBut [7.1.0 Playing Spells](#).\n",
+        ),
+    ]);
+    let r = build_ok(dir.path());
+    let warned: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("ref-title"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{}", r.stderr);
+    assert!(warned[0].contains("content/en/b.md:9:"), "{}", r.stderr);
+}
