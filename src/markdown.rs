@@ -216,6 +216,9 @@ struct State<'s> {
     raw_code: usize,
     in_link: usize,
     in_cell: bool,
+    /// The table cell's Markdown, without emphasis marks: a number that is the whole of it is
+    /// a value of the table (`1.1`), not a reference; one in words (`see **7.1.0** now`) is.
+    cell_bare: String,
     block: Block,
     /// Where the open paragraph starts in `block.text`.
     paragraph_at: usize,
@@ -253,6 +256,7 @@ pub fn prepare_with<'s>(
         raw_code: 0,
         in_link: 0,
         in_cell: false,
+        cell_bare: String::new(),
         block: Block::default(),
         paragraph_at: 0,
         in_paragraph: false,
@@ -373,6 +377,11 @@ pub fn prepare_with<'s>(
             }
             Event::Start(Tag::TableCell) => {
                 st.in_cell = true;
+                st.cell_bare = (text.get(range.clone()).unwrap_or_default())
+                    .trim_matches(|c: char| c.is_whitespace() || c == '|')
+                    .trim_matches(['*', '_', '`', '~'])
+                    .trim()
+                    .to_string();
                 buf.push(Event::Start(Tag::TableCell));
             }
             Event::End(TagEnd::TableCell) => {
@@ -881,7 +890,7 @@ impl<'s> State<'s> {
             }
         }
         let refs = scan_refs(t);
-        let whole_cell = self.in_cell && refs.len() == 1 && t.trim() == refs[0].number;
+        let whole_cell = self.in_cell && refs.len() == 1 && self.cell_bare == refs[0].number;
         let mut out = String::with_capacity(t.len() + 16);
         let mut last = 0;
         // a section that has linked its share of terms needs no search for more: on a text

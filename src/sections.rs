@@ -75,7 +75,9 @@ fn looks_like_date(number: &str) -> bool {
 ///
 /// A number counts only when it stands alone: not after a letter, digit, `.`, `-` or `_` (so not
 /// `v2.0`, `x-1.2`), not before a letter or digit, and not a date. A trailing sentence dot is not
-/// part of it (`see 7.1.0.`).
+/// part of it (`see 7.1.0.`, `see 7.1.0...`). Written right after a Ukrainian abbreviation's
+/// dot (`п.7.1.0`, `див.7.2.0`), a number of three parts or more counts, and so do both ends of a
+/// range or a pair written with `-` or `/` (`7.1.0-7.2.0`, `7.1.0/7.2.0`).
 pub fn scan_refs(text: &str) -> Vec<RefMatch> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
@@ -85,9 +87,9 @@ pub fn scan_refs(text: &str) -> Vec<RefMatch> {
         if i == bytes.len() {
             break;
         }
-        let prev = text[..i].chars().next_back();
-        let blocked =
-            prev.is_some_and(|c| is_word_char(c) || c == '.' || c == '-' || c == '/' || c == '\\');
+        let mut before = text[..i].chars().rev();
+        let prev = before.next();
+        let prev2 = before.next();
         let run_end = {
             let mut j = i;
             while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b'.') {
@@ -95,16 +97,36 @@ pub fn scan_refs(text: &str) -> Vec<RefMatch> {
             }
             j
         };
+        // the run without a sentence's dots after it
+        let run = text[i..run_end].trim_end_matches('.');
+        let blocked = match prev {
+            // after a Ukrainian abbreviation written without a space (`п.7.1.0`, `див.7.2.0`):
+            // a section number, not a version (`v.2.0`, `x.1.2.3`)
+            Some('.') => {
+                !(prev2.is_some_and(|c| matches!(c, 'а'..='я' | 'і' | 'ї' | 'є' | 'ґ'))
+                    && run.matches('.').count() >= 2)
+            }
+            // the second end of a range or pair (`7.1.0-7.2.0`)
+            Some('-' | '/') => !prev2.is_some_and(|c| c.is_ascii_digit()),
+            Some(c) => is_word_char(c) || c == '\\',
+            None => false,
+        };
         if blocked {
             i = run_end;
             continue;
         }
         match read_number(text, i) {
             Some((end, parts, too_long)) => {
-                let next = text[end..].chars().next();
-                let next_ok = !next.is_some_and(|c| is_word_char(c) || c == '-');
+                let mut after = text[end..].chars();
+                let next = after.next();
+                // the first end of a range (`7.1.0-7.2.0`), not `1.2-beta`
+                let next_ok = match next {
+                    Some('-') => after.next().is_some_and(|c| c.is_ascii_digit()),
+                    Some(c) => !is_word_char(c),
+                    None => true,
+                };
                 // `7..1` and `7.1..2`: a doubled dot makes the whole run not a number
-                let doubled = text[i..run_end].contains("..");
+                let doubled = run.contains("..");
                 let number = &text[i..end];
                 if next_ok && !too_long && !doubled && !looks_like_date(number) {
                     out.push(RefMatch {
@@ -457,6 +479,19 @@ mod tests {
         assert_eq!(nums("see 7.1.0 and (див. 34.2)."), ["7.1.0", "34.2"]);
         assert_eq!(nums("see 7.1.0."), ["7.1.0"]);
         assert_eq!(nums("7.1.0, 8.0.0; 9.1"), ["7.1.0", "8.0.0", "9.1"]);
+    }
+
+    /// Each of these was missed, with no link and no warning.
+    #[test]
+    fn finds_references_after_abbreviations_in_ranges_and_before_an_ellipsis() {
+        assert_eq!(nums("Див. п.7.1.0 і див.7.2.0"), ["7.1.0", "7.2.0"]);
+        assert_eq!(nums("see 7.1.0..."), ["7.1.0"]);
+        assert_eq!(
+            nums("7.1.0-7.2.0 and 7.1.0/7.2.0"),
+            ["7.1.0", "7.2.0", "7.1.0", "7.2.0"]
+        );
+        // still none: a version after a letter's dot, a word after a dash, a path
+        assert!(nums("ver.2.0 v.1.2 x.1.2.0 x-1.2.0 1.2-beta path/1.2.0 п.1.2").is_empty());
     }
 
     #[test]

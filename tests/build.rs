@@ -1579,3 +1579,22 @@ fn a_quoted_title_with_emphasis_or_a_line_break_is_the_title() {
     assert_eq!(warned.len(), 1, "{}", r.stderr);
     assert!(warned[0].contains("content/en/b.md:9:"), "{}", r.stderr);
 }
+
+/// A number in a table cell is a reference when words are around it, emphasis or not (`see
+/// **7.1.0** now`), and a value of the table when it is the whole cell (`1.1`, `**1.1**`): the
+/// emphasised one was taken for a whole cell.
+#[test]
+fn a_number_among_words_in_a_table_cell_is_a_reference() {
+    let dir = fixture();
+    let intro = format!("{EN_INTRO}\n| a | b |\n| --- | --- |\n| see **1.1.0** now | **1.1** |\n");
+    write(dir.path(), "content/en/01-intro.md", intro.as_bytes());
+    build_ok(dir.path());
+    let doc = page(&dir.path().join("public/en/intro/index.html"));
+    let cells: Vec<(String, usize)> = doc
+        .select(&sel("article table tbody td"))
+        .map(|td| (td.text().collect(), td.select(&sel("a")).count()))
+        .collect();
+    let row: Vec<_> = cells.iter().rev().take(2).rev().collect();
+    assert_eq!(row[0], &("see 1.1.0 now".to_string(), 1), "{cells:?}");
+    assert_eq!(row[1], &("1.1".to_string(), 0), "{cells:?}");
+}
