@@ -312,15 +312,19 @@ impl Failed {
 }
 
 /// The `id:` a chapter file's front matter gives, read line by line (the file is one that
-/// did not load, often for a mistake elsewhere in its front matter).
+/// did not load, often for a mistake elsewhere in its front matter). A byte-order mark, `id :`
+/// and `"id":` are read as the loader reads them (with a BOM the chapter was taken for one
+/// whose id could not be read, and its language's other findings were held back).
 fn id_line(text: &str) -> Option<String> {
+    let text = text.trim_start_matches('\u{feff}');
     let mut lines = text.lines();
     if lines.next()?.trim_end() != "---" {
         return None;
     }
     lines
         .take_while(|l| l.trim_end() != "---")
-        .find_map(|l| l.strip_prefix("id:"))
+        .find(|l| crate::load::front_matter_key(l).as_deref() == Some("id"))
+        .and_then(|l| l.split_once(':').map(|(_, v)| v))
         .map(|v| v.trim().trim_matches(['"', '\'']).to_string())
         .filter(|v| !v.is_empty() && !v.contains(['[', '{', ' ']))
 }
@@ -787,6 +791,14 @@ mod tests {
             id_line("---\ntitle: T\nid: 'b-2'\n---\n").as_deref(),
             Some("b-2")
         );
+        // a byte-order mark, and the key as YAML may write it
+        for t in [
+            "\u{feff}---\nid: c\ntitle: \"x\n---\n",
+            "---\n\"id\": c\n---\n",
+            "---\nid : c\n---\n",
+        ] {
+            assert_eq!(id_line(t).as_deref(), Some("c"), "{t:?}");
+        }
         // broken itself, or no front matter: unknown
         for t in [
             "---\nid: [a\n---\n",
