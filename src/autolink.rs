@@ -77,8 +77,10 @@ fn is_word_char(c: char) -> bool {
 pub struct TermMatcher {
     /// Stem → token id, for every stem that occurs in a phrase.
     ids: FastMap<String, u32>,
-    /// First token id → phrases starting with it (token ids, term id), longest first.
-    phrases: FastMap<u32, Vec<(Vec<u32>, u32)>>,
+    /// First token id → phrases starting with it (token ids, term id, the phrase as written,
+    /// folded), longest first. Two entries may have a phrase of the same stems (`exhaust`,
+    /// `exhausted`): both are kept, and the words as written choose.
+    phrases: FastMap<u32, Vec<(Vec<u32>, u32, String)>>,
     /// Bit filter over the first three characters of every stem.
     filter: Vec<u64>,
     /// Stems shorter than three characters exist (their full text is in the filter).
@@ -196,9 +198,13 @@ impl TermMatcher {
                 }
                 single &= toks.len() == 1;
                 let ids: Vec<u32> = toks.iter().map(|t| m.intern(t)).collect();
+                let written = folded(&p);
                 let list = m.phrases.entry(ids[0]).or_default();
-                if !list.iter().any(|(p, _)| *p == ids) {
-                    list.push((ids, id));
+                if !list
+                    .iter()
+                    .any(|(p, t, w)| *p == ids && (*t == id || *w == written))
+                {
+                    list.push((ids, id, written));
                 }
             }
             m.single.push(single);
@@ -206,6 +212,7 @@ impl TermMatcher {
         for list in m.phrases.values_mut() {
             // longest first; among equals, the earlier entry of the file
             list.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+            list.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         }
         m
     }
@@ -349,17 +356,30 @@ impl TermMatcher {
                 i += 1;
                 continue;
             };
-            let mut matched = None;
+            let mut matched: Option<(usize, u32)> = None;
             if let Some(list) = self.phrases.get(&first) {
-                for (ids, term) in list {
+                let mut as_written = None;
+                for (ids, term, phrase) in list {
                     let n = ids.len();
-                    if i + n > words.len() {
+                    if i + n > words.len() || matched.is_some_and(|(m, _)| m != n) {
                         continue;
                     }
                     let ok = (1..n).all(|k| words[i + k].3 && words[i + k].2 == Some(ids[k]));
-                    if ok {
+                    if !ok {
+                        continue;
+                    }
+                    // the first entry of the file, unless another of the same stems is
+                    // written just so (`exhausted` is the `exhausted` entry, not `exhaust`)
+                    if matched.is_none() {
                         matched = Some((n, *term));
-                        break;
+                    } else if as_written.is_none() {
+                        as_written = Some(folded(&text[words[i].0..words[i + n - 1].1]));
+                    }
+                    if let Some(w) = &as_written {
+                        if w == phrase {
+                            matched = Some((n, *term));
+                            break;
+                        }
                     }
                 }
             }
@@ -408,6 +428,20 @@ impl TermMatcher {
 }
 
 /// A character of a word as matched: lower case, and every apostrophe the ASCII one.
+/// A phrase as the words of text are compared: folded letter by letter, one space between words.
+fn folded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (k, w) in text.split_whitespace().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        for c in w.chars() {
+            fold_into(c, &mut out);
+        }
+    }
+    out
+}
+
 fn fold_into(c: char, out: &mut String) {
     match c {
         '\'' | '’' | 'ʼ' => out.push('\''),
@@ -516,6 +550,23 @@ mod tests {
             ]
         );
         assert_eq!(found(&m, "the exhausted pool")[0].0, "exhausted pool");
+    }
+
+    /// Two entries of the same stems (`exhaust`, `exhausted`): a word links to the one it is
+    /// written as, else to the earlier entry. The later one was never linked at all.
+    #[test]
+    fn entries_of_the_same_stems_are_told_apart_as_written() {
+        let m = TermMatcher::new(&glossary(
+            r#"{"exhaust": "a", "exhausted": "b", "ready": "c"}"#,
+        ));
+        assert_eq!(
+            found(&m, "Exhausted cards. Exhaust a card. Exhausting it."),
+            [
+                ("Exhausted".into(), "exhausted".into()),
+                ("Exhaust".into(), "exhaust".into()),
+                ("Exhausting".into(), "exhaust".into())
+            ]
+        );
     }
 
     #[test]
