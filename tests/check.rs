@@ -1179,3 +1179,25 @@ fn translated_writes_into_the_translation_when_the_source_comes_first() {
         "{v}"
     );
 }
+
+/// The glossary's `Хід` (turn) in its other forms (`ходу`, `ходів`) is the term, not a
+/// translation that never uses it: `хід` / `ходу` is an і/о alternation the stemmer now knows.
+#[test]
+fn a_term_in_its_other_forms_is_the_term() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("s");
+    assert_eq!(run(&["init", s.to_str().unwrap()]).code, 0);
+    let uk = s.join("content/uk/01-basics.md");
+    let text = std::fs::read_to_string(&uk).unwrap();
+    let edited = text
+        .replace("Ваш хід:", "Під час вашого ходу:")
+        .replace("Хід закінчується", "Кожен з ходів закінчується");
+    assert_ne!(edited, text);
+    std::fs::write(&uk, edited).unwrap();
+    let (_, v) = check_json(&s, &[]);
+    let terms: Vec<_> = findings(&v)
+        .into_iter()
+        .filter(|f| f.0.ends_with("-term"))
+        .collect();
+    assert_eq!(terms, vec![], "{v}");
+}
