@@ -1201,3 +1201,43 @@ fn a_term_in_its_other_forms_is_the_term() {
         .collect();
     assert_eq!(terms, vec![], "{v}");
 }
+
+/// Entries whose terms are the same words (`Exhaust (when referring to a card)` and `… to a
+/// die`) are one term where the text has them: a translation that uses either entry's
+/// translation is consistent (each entry's translation was required, and the other one
+/// reported as never used).
+#[test]
+fn entries_of_the_same_words_are_one_term_where_the_text_has_them() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/glossary.json",
+            r#"{"exhaust a card": {"term": "Exhaust (when referring to a card)", "definition": "a"},
+               "exhaust a die": {"term": "Exhaust (when referring to a die)", "definition": "b"},
+               "phoenixborn": "c"}"#,
+        ),
+        (
+            "content/uk/glossary.json",
+            r#"{"exhaust a card": {"term": "Виснаження (карта)", "definition": "а"},
+               "exhaust a die": {"term": "Використання (кубик)", "definition": "б"},
+               "phoenixborn": {"term": "Пломенекровний", "definition": "в"}}"#,
+        ),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\n## 1.1.0 One\n\nExhaust a card to turn it sideways.\n\n## 1.2.0 Two\n\nThe Phoenixborn plays first.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: А\n---\n\n## 1.1.0 Один\n\nВиснаження карти повертає її боком.\n\n## 1.2.0 Два\n\nПломенекровний грає першим.\n",
+        ),
+    ]);
+    let (_, v) = check_json(dir.path(), &[]);
+    let terms: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"].as_str().unwrap().ends_with("-term"))
+        .map(|f| format!("{} {}", f["kind"], f["message"]))
+        .collect();
+    assert_eq!(terms, Vec::<String>::new());
+}

@@ -151,23 +151,31 @@ impl Matcher {
     /// The entries whose terms occur in `text`, leftmost longest first: a term inside a longer
     /// one that matches there is not found on its own (`exhaust` in `exhaustion token`, whose
     /// own translation is what the text must use). Terms of the same length at the same place
-    /// are all found.
-    fn find(&self, text: &[u32]) -> HashSet<usize> {
-        let mut found = HashSet::new();
+    /// are one group (`Exhaust (when referring to a card)` and `… to a die`, both `exhaust`):
+    /// the text means one of them, so any one's translation will do. Groups are sorted, each
+    /// once.
+    fn find(&self, text: &[u32]) -> Vec<Vec<usize>> {
+        let mut found: HashSet<Vec<usize>> = HashSet::new();
         let mut i = 0;
         while i < text.len() {
             let here: Vec<&(usize, Stems)> = (self.by_first.get(&text[i]).into_iter().flatten())
                 .filter(|(_, s)| text[i..].starts_with(s))
                 .collect();
             let longest = here.iter().map(|(_, s)| s.len()).max().unwrap_or(0);
-            found.extend(
-                here.iter()
-                    .filter(|(_, s)| s.len() == longest)
-                    .map(|(id, _)| *id),
-            );
+            let mut group: Vec<usize> = (here.iter())
+                .filter(|(_, s)| s.len() == longest)
+                .map(|(id, _)| *id)
+                .collect();
+            group.sort_unstable();
+            group.dedup();
+            if !group.is_empty() {
+                found.insert(group);
+            }
             i += longest.max(1);
         }
-        found
+        let mut groups: Vec<Vec<usize>> = found.into_iter().collect();
+        groups.sort_unstable();
+        groups
     }
 }
 
@@ -254,16 +262,20 @@ pub fn check(
                     // original on purpose (`<!-- keep original -->`)
                     continue;
                 }
-                let mut found: Vec<usize> = matcher.find(words).into_iter().collect();
-                found.sort_unstable();
-                for i in found {
-                    let e = &src_g.entries[i];
+                for group in matcher.find(words) {
                     // a name the translation keeps on purpose (a title, a brand)
-                    if let Some((_, forms)) = &translations[i] {
-                        if forms.iter().any(|f| contains(words, f)) {
-                            continue;
-                        }
+                    let kept = group.iter().any(|&i| {
+                        (translations[i].as_ref())
+                            .is_some_and(|(_, forms)| forms.iter().any(|f| contains(words, f)))
+                    });
+                    if kept {
+                        continue;
                     }
+                    // said once for the group, of the entry that has a translation
+                    let i = (group.iter().copied())
+                        .find(|&i| translations[i].is_some())
+                        .unwrap_or(group[0]);
+                    let e = &src_g.entries[i];
                     let hint = match &translations[i] {
                         Some((t, _)) => format!("; the glossary translates it as \"{t}\""),
                         None => "; the glossary has no translation for it yet".to_string(),
@@ -302,16 +314,22 @@ pub fn check(
                 if !translated {
                     continue;
                 }
-                let mut found: Vec<usize> = matcher.find(src_words).into_iter().collect();
-                found.sort_unstable();
                 let own = Positions::new(words);
-                for i in found {
-                    let Some((t, forms)) = &translations[i] else { continue };
-                    // a source term left as it is: reported above as untranslated
-                    let left = src_terms_of[i].iter().any(|f| own.contains(f));
-                    if left || forms.iter().any(|f| own.contains(f)) {
+                for group in matcher.find(src_words) {
+                    // any entry of the group the text uses (its translation, or the source
+                    // term left as it is, reported above as untranslated) is the term used
+                    let used = group.iter().any(|&i| {
+                        src_terms_of[i].iter().any(|f| own.contains(f))
+                            || (translations[i].as_ref())
+                                .is_some_and(|(_, forms)| forms.iter().any(|f| own.contains(f)))
+                    });
+                    if used {
                         continue;
                     }
+                    let Some(i) = group.iter().copied().find(|&i| translations[i].is_some()) else {
+                        continue;
+                    };
+                    let Some((t, _)) = &translations[i] else { continue };
                     let m = missing
                         .entry(t.clone())
                         .or_insert_with(|| (bare(&src_g.entries[i].term).to_string(), Vec::new()));
@@ -356,15 +374,11 @@ mod tests {
     fn a_term_inside_a_longer_one_is_not_found_on_its_own() {
         // 0: exhaust, 1: exhaust token, 2: token, 3: exhaust (another entry, same stems)
         let m = Matcher::new([(0, vec![1]), (1, vec![1, 2]), (2, vec![2]), (3, vec![1])]);
-        let found = |t: &[u32]| {
-            let mut v: Vec<usize> = m.find(t).into_iter().collect();
-            v.sort_unstable();
-            v
-        };
-        assert_eq!(found(&[9, 1, 2, 9]), [1]);
-        assert_eq!(found(&[1, 9, 2]), [0, 2, 3]);
-        assert_eq!(found(&[1, 2, 1]), [0, 1, 3]);
-        assert!(found(&[9, 9]).is_empty());
+        // the groups: entries of the same words at one place are one
+        assert_eq!(m.find(&[9, 1, 2, 9]), [vec![1]]);
+        assert_eq!(m.find(&[1, 9, 2]), [vec![0, 3], vec![2]]);
+        assert_eq!(m.find(&[1, 2, 1]), [vec![0, 3], vec![1]]);
+        assert!(m.find(&[9, 9]).is_empty());
     }
 
     fn g(lang: &str, json: &str) -> Glossary {
