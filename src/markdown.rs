@@ -209,6 +209,8 @@ struct State<'s> {
     footnotes: Vec<String>,
     /// References met so far to each footnote: a second one gets an id of its own.
     footnote_refs: HashMap<String, usize>,
+    /// Each footnote label, as Markdown matches it, → its id (see [`State::footnote_id`]).
+    footnote_ids: HashMap<String, String>,
     in_code: bool,
     /// Raw HTML elements open around the text: links (`<a …>`) and code (`<code>`, `<pre>`,
     /// `<kbd>`, `<samp>`), in which no number or term is linked, as in Markdown's own.
@@ -251,6 +253,7 @@ pub fn prepare_with<'s>(
         local_links: Vec::new(),
         footnotes: Vec::new(),
         footnote_refs: HashMap::default(),
+        footnote_ids: HashMap::default(),
         in_code: false,
         raw_link: 0,
         raw_code: 0,
@@ -268,7 +271,7 @@ pub fn prepare_with<'s>(
             if let Some((label, _)) =
                 (line.trim_start().strip_prefix("[^")).and_then(|rest| rest.split_once("]:"))
             {
-                let id = footnote_id(label);
+                let id = st.footnote_id(label);
                 st.used_anchors.insert(format!("fn-{id}"));
                 st.used_anchors.insert(format!("fnref-{id}"));
             }
@@ -289,6 +292,22 @@ pub fn prepare_with<'s>(
                 None
             }
         };
+        // a raw element left open in one block (a paragraph, a cell, a tight list item) does
+        // not keep the next ones unlinked
+        if matches!(
+            ends,
+            Some(
+                TagEnd::Paragraph
+                    | TagEnd::TableCell
+                    | TagEnd::Item
+                    | TagEnd::Heading(_)
+                    | TagEnd::BlockQuote(_)
+                    | TagEnd::HtmlBlock
+            )
+        ) {
+            st.raw_link = 0;
+            st.raw_code = 0;
+        }
         match event {
             Event::Start(Tag::Heading {
                 level,
@@ -399,9 +418,6 @@ pub fn prepare_with<'s>(
                 buf.push(Event::Start(Tag::Paragraph));
             }
             Event::End(TagEnd::Paragraph) => {
-                // an element left open in one paragraph does not keep the next one unlinked
-                st.raw_link = 0;
-                st.raw_code = 0;
                 st.end_paragraph();
                 if let (Some(para), Some(lang)) = (st.para.take(), st.aids.latin_lang) {
                     // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
@@ -462,7 +478,7 @@ pub fn prepare_with<'s>(
             }
             Event::Start(Tag::FootnoteDefinition(label)) => {
                 let n = st.footnote_number(&label);
-                let id = footnote_id(&label);
+                let id = st.footnote_id(&label);
                 st.used_anchors.insert(format!("fn-{id}"));
                 let mut h = String::from("<div class=\"footnote\" id=\"");
                 st.anchor(&format!("fn-{id}"), &mut h);
@@ -592,7 +608,7 @@ impl<'s> State<'s> {
     /// the same note is `fnref-x-2` (the note's back link goes to the first).
     fn footnote_ref(&mut self, label: &str) -> String {
         let n = self.footnote_number(label);
-        let id = footnote_id(label);
+        let id = self.footnote_id(label);
         let seen = self.footnote_refs.entry(id.clone()).or_insert(0);
         *seen += 1;
         let own = if *seen == 1 {
@@ -609,8 +625,26 @@ impl<'s> State<'s> {
         h
     }
 
+    /// The id part of a footnote's ids (`fn-<id>`, `fnref-<id>`): its label as Markdown matches
+    /// it, with `-` for white space, which no id may hold; a label whose id another label has
+    /// already (`a b` and `a-b`) gets the next free one (`a-b-2`).
+    fn footnote_id(&mut self, label: &str) -> String {
+        let label = footnote_label(label);
+        if let Some(id) = self.footnote_ids.get(&label) {
+            return id.clone();
+        }
+        let base = label.replace(' ', "-");
+        let taken = |id: &str, ids: &HashMap<String, String>| ids.values().any(|v| v == id);
+        let id = std::iter::once(base.clone())
+            .chain((2..).map(|n| format!("{base}-{n}")))
+            .find(|id| !taken(id, &self.footnote_ids))
+            .unwrap_or(base);
+        self.footnote_ids.insert(label, id.clone());
+        id
+    }
+
     fn footnote_number(&mut self, label: &str) -> String {
-        let id = footnote_id(label);
+        let id = self.footnote_id(label);
         let pos = match self.footnotes.iter().position(|l| *l == id) {
             Some(i) => i + 1,
             None => {
@@ -1440,27 +1474,28 @@ fn url_segment(seg: &str) -> String {
 }
 
 /// How many raw HTML links and code elements `html` opens, less those it closes: `<a href=…>`
-/// is one link, `</code>` one code element fewer.
+/// is one link, `</code>` one code element fewer. A comment holds no element; and `/>` closes
+/// none of these (HTML reads `<a href=/x/>` and `<a/>` as opening a link).
 fn raw_tags(html: &str) -> (isize, isize) {
     let (mut links, mut code) = (0, 0);
-    for (at, _) in html.match_indices('<') {
-        let rest = &html[at + 1..];
-        let (close, rest) = match rest.strip_prefix('/') {
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        let tag = &rest[at + 1..];
+        if let Some(comment) = tag.strip_prefix("!--") {
+            rest = comment.split_once("-->").map_or("", |(_, after)| after);
+            continue;
+        }
+        rest = tag;
+        let (close, tag) = match tag.strip_prefix('/') {
             Some(r) => (true, r),
-            None => (false, rest),
+            None => (false, tag),
         };
-        let name: String = rest
+        let name: String = tag
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric())
             .collect::<String>()
             .to_ascii_lowercase();
-        // `<br/>`, `<a/>`: nothing stays open
-        let self_closing = (rest.split('>').next()).is_some_and(|t| t.ends_with('/'));
-        let step = match (close, self_closing) {
-            (true, _) => -1,
-            (false, true) => 0,
-            (false, false) => 1,
-        };
+        let step = if close { -1 } else { 1 };
         match name.as_str() {
             "a" => links += step,
             "code" | "pre" | "kbd" | "samp" => code += step,
@@ -1470,15 +1505,14 @@ fn raw_tags(html: &str) -> (isize, isize) {
     (links, code)
 }
 
-/// A footnote's label as its ids write it: Markdown matches labels without regard to case or
-/// to how white space is written (`[^Note]` is `[^note]:`), so the ids do too, and white space,
-/// which no id may hold, is `-`.
-fn footnote_id(label: &str) -> String {
+/// A footnote's label as Markdown matches it: without regard to case or to how white space is
+/// written (`[^Note]` is `[^note]:`).
+fn footnote_label(label: &str) -> String {
     label
         .split_whitespace()
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
-        .join("-")
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -1491,7 +1525,11 @@ mod tests {
         assert_eq!(raw_tags("</a>"), (-1, 0));
         assert_eq!(raw_tags("<CODE>"), (0, 1));
         assert_eq!(raw_tags("<pre><code>x</code></pre>"), (0, 0));
-        assert_eq!(raw_tags("<abbr title=x><b><br/><a/>"), (0, 0));
+        assert_eq!(raw_tags("<abbr title=x><b><br/>"), (0, 0));
+        // `/>` closes no link, and a comment holds no tag
+        assert_eq!(raw_tags("<a href=/en/basics/>"), (1, 0));
+        assert_eq!(raw_tags("<!-- <a href=\"x\"> --> <code>"), (0, 1));
+        assert_eq!(raw_tags("<!-- never closed <a>"), (0, 0));
         assert_eq!(raw_tags("<kbd>"), (0, 1));
     }
 

@@ -327,10 +327,10 @@ impl Theme {
         // site templates
         let tdir = site_root.join("templates");
         for (rel, real) in theme_files(&tdir, &canon_root, site_root, diags) {
-            // templates are HTML and XML (what Tera escapes for): a README, an editor's backup
-            // (`chapter.html~`) or a desktop's `Thumbs.db` beside them is no template, and
-            // compiled as one it failed the build
-            if !(rel.ends_with(".html") || rel.ends_with(".xml")) {
+            // a README, an editor's backup (`chapter.html~`) or a desktop's `Thumbs.db` beside
+            // the templates is no template, and compiled as one it failed the build; any other
+            // file is one (a site may import its macros from `macros.tera`)
+            if !is_template_file(&rel) {
                 continue;
             }
             match std::fs::read(&real).map(String::from_utf8) {
@@ -354,19 +354,22 @@ impl Theme {
         // a file where another file needs a folder (the site's `static/css` beside the theme's
         // `css/style.css`) cannot be written; said here, with its name, and not as a failed
         // write in a temporary folder
-        let names: Vec<&String> = theme.static_files.keys().collect();
-        for pair in names.windows(2) {
-            let (file, next) = (pair[0], pair[1]);
-            if let Some(rest) = next.strip_prefix(file.as_str()) {
-                if rest.starts_with('/') {
-                    diags.push(Diagnostic::error(
-                        "static",
-                        display_path(&sdir.join(file), site_root),
-                        0,
-                        format!("a file where `{next}` needs a folder `{file}/`: rename the file, or make it a folder"),
-                    ));
+        let mut clashes = BTreeMap::new();
+        for name in theme.static_files.keys() {
+            for (at, _) in name.match_indices('/') {
+                let folder = &name[..at];
+                if theme.static_files.contains_key(folder) {
+                    clashes.entry(folder.to_string()).or_insert(name.clone());
                 }
             }
+        }
+        for (file, next) in clashes {
+            diags.push(Diagnostic::error(
+                "static",
+                display_path(&sdir.join(&file), site_root),
+                0,
+                format!("a file where `{next}` needs a folder `{file}/`: rename the file, or make it a folder"),
+            ));
         }
         // UI strings: embedded, then the site's on top
         let known: std::collections::BTreeSet<String> = embedded_strings
@@ -583,6 +586,21 @@ fn site_file(
 }
 
 /// Each value written as `<prefix>value"` in `src`.
+/// Whether a file in `templates/` is a template: anything but what lies beside templates without
+/// being one (hidden files, editors' backups, a README, a desktop's index files).
+fn is_template_file(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let lower = name.to_ascii_lowercase();
+    !(name.starts_with('.')
+        || name.ends_with('~')
+        || name.starts_with('#')
+        || [".bak", ".swp", ".swo", ".orig", ".tmp", ".md", ".txt"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        || lower.starts_with("readme")
+        || matches!(lower.as_str(), "thumbs.db" | "desktop.ini"))
+}
+
 /// The templates that the `keyword` tags of `src` name (`extends`, `include`, `import`), however
 /// the tag is written: `{%- extends 'base.html' -%}`, `{% include ["a.html", "b.html"] %}`.
 pub(crate) fn tag_targets<'s>(src: &'s str, keyword: &'s str) -> impl Iterator<Item = &'s str> {

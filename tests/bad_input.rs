@@ -566,6 +566,8 @@ fn cases() -> Vec<Case> {
             "static/css",
             "body { color: red }\n",
         )
+        // a name that sorts between the file and the folder's files hid the clash
+        .also("static/css.txt", "notes\n")
         .at("static", "static/css", 0),
         // Tera names no line for these: the line is the one that uses the name it complains of
         case(

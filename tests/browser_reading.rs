@@ -229,6 +229,12 @@ fn language_switch_lands_on_a_section_both_pages_have() {
             "page load",
         );
     };
+    // an address whose anchor is no escape (`#%E0%A4%A`) leaves the page's scripts working
+    // (it threw before the language switch was set up)
+    load("en/rules/");
+    b.js("localStorage.removeItem('rulebook-lang')");
+    load("uk/rules/#%E0%A4%A");
+    assert_eq!(b.js("return localStorage.getItem('rulebook-lang')"), "uk");
     // just past the sub-heading of 1.5.0
     load("uk/rules/");
     b.js("var h = document.querySelectorAll('article h3')[3]; window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 40);");

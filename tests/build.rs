@@ -1291,6 +1291,20 @@ fn a_sites_own_theme_files_are_read_for_what_they_are() {
         b"Override `{% block main %}` here.\n",
     );
     write(dir.path(), "templates/chapter.html~", b"{% if %}\n");
+    // a template of another ending is a template (a file of macros)
+    write(
+        dir.path(),
+        "templates/macros.tera",
+        b"{% macro mark() %}<p id=\"own-macro\">mine</p>{% endmacro %}\n",
+    );
+    let chapter = include_str!("../templates/chapter.html")
+        .replacen(
+            "{% extends \"base.html\" %}",
+            "{% extends \"base.html\" %}\n{% import \"macros.tera\" as m %}",
+            1,
+        )
+        .replacen("{% block main %}", "{% block main %}{{ m::mark() }}", 1);
+    write(dir.path(), "templates/chapter.html", chapter.as_bytes());
     write(dir.path(), "i18n/uk.yaml", b"# nothing of our own yet\n");
     write(
         dir.path(),
@@ -1301,6 +1315,7 @@ fn a_sites_own_theme_files_are_read_for_what_they_are() {
     let out = dir.path().join("public");
     assert!(!out.join("README.md").exists());
     let doc = page(&out.join("en/intro/index.html"));
+    assert_eq!(texts(&doc, "#own-macro"), ["mine"]);
     // the JSON is whole: one script, whose text parses and holds the string as written
     let json = texts(&doc, "script#rb-i18n");
     assert_eq!(json.len(), 1, "{json:?}");
@@ -1505,7 +1520,7 @@ fn footnote_ids_are_whole_and_unique() {
         ("content/site.yaml", SITE_YAML),
         (
             "content/en/a.md",
-            "---\nid: a\ntitle: A\n---\n\n## Fn 1\n\nOne[^Note] two[^a  b] three[^1] four[^1].\n\n[^note]: The note.\n[^A B]: Spaced.\n[^1]: First.\n",
+            "---\nid: a\ntitle: A\n---\n\n## Fn 1\n\nOne[^Note] two[^a  b] three[^1] four[^1] five[^a-b].\n\n[^note]: The note.\n[^A B]: Spaced.\n[^1]: First.\n[^a-b]: Dashed.\n",
         ),
     ]);
     build_ok(dir.path());
@@ -1520,7 +1535,10 @@ fn footnote_ids_are_whole_and_unique() {
         assert_eq!(ids.len(), n, "{p}: an id is repeated");
         // every reference leads to its note, and each note back to a reference
         let refs = attrs(&doc, "sup.fnref a", "href");
-        assert_eq!(refs.len(), 4, "{p}");
+        assert_eq!(refs.len(), 5, "{p}");
+        // `a b` and `a-b` are two notes, with two ids
+        let notes = attrs(&doc, "div.footnote", "id");
+        assert_eq!(notes.len(), 4, "{p}: {notes:?}");
         for href in refs.iter().chain(&attrs(&doc, "a.fn-back", "href")) {
             let id = href.trim_start_matches('#');
             assert!(ids.iter().any(|i| i == id), "{p}: {href}");
@@ -1597,4 +1615,38 @@ fn a_number_among_words_in_a_table_cell_is_a_reference() {
     let row: Vec<_> = cells.iter().rev().take(2).rev().collect();
     assert_eq!(row[0], &("see 1.1.0 now".to_string(), 1), "{cells:?}");
     assert_eq!(row[1], &("1.1".to_string(), 0), "{cells:?}");
+}
+
+/// A raw element left open in a table cell or a list item, or one in a comment, does not keep
+/// the text after it unlinked; a link written `<a href=/x/>` is open after its `/>`.
+#[test]
+fn raw_html_left_open_keeps_no_other_block_unlinked() {
+    let dir = fixture();
+    let intro = format!(
+        "{EN_INTRO}\n| a | b |\n| --- | --- |\n| <code>x | see 1.1.0 |\n| y | see 2.1.0 |\n\n- <a href=\"https://example.org\">item 1.1.0\n- second item 2.1.0\n\nNote <!-- <a href=\"x\"> --> then 1.1.0, and <a href=https://example.org/x/>in 2.1.0</a>.\n"
+    );
+    write(dir.path(), "content/en/01-intro.md", intro.as_bytes());
+    build_ok(dir.path());
+    let doc = page(&dir.path().join("public/en/intro/index.html"));
+    let linked = |s: &str| -> Vec<String> {
+        doc.select(&sel(s))
+            .flat_map(|e| {
+                e.select(&sel("a.xref"))
+                    .map(|a| a.text().collect::<String>())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    // the second row, the second item, and the paragraph's number after the comment
+    assert_eq!(linked("article tbody tr:last-child td"), ["2.1.0"]);
+    assert_eq!(linked("article li:last-child"), ["2.1.0"]);
+    let p = doc
+        .select(&sel("article p"))
+        .find(|p| p.text().collect::<String>().starts_with("Note"))
+        .unwrap();
+    let in_p: Vec<String> = p
+        .select(&sel("a.xref"))
+        .map(|a| a.text().collect())
+        .collect();
+    assert_eq!(in_p, ["1.1.0"], "{}", p.html());
 }

@@ -191,7 +191,10 @@ fn brackets(line: &str) -> i32 {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
+            // a quote opens a string only at the start of a value (`it's` is a word)
+            (None, '"' | '\'') if prev.is_whitespace() || matches!(prev, '[' | '{' | ',' | ':') => {
+                quote = Some(c)
+            }
             (None, '#') if prev.is_whitespace() => break,
             (None, '{' | '[') => depth += 1,
             (None, '}' | ']') => depth -= 1,
@@ -225,6 +228,7 @@ mod tests {
             "translated_from:\n- en\n- \"abc\"\n",
             "translated_from: {lang: en,\nhash: \"abc\"}\n",
             "translated_from: [en, # a note {\n  \"abc\"]\n",
+            "translated_from: {lang: en, note: it's old,\n  hash: \"abc\"}\n",
             "translated_from:\n  lang: en\n\n  hash: \"abc\"\n",
             "translated_from:\n  lang: en\n# from the English\n  hash: \"abc\"\n",
             "translated_from:\n  # a note\n  lang: en\n  hash: \"abc\"\n",

@@ -54,7 +54,8 @@
      translation lacks), the reader lands on the last section before it rather than at the
      top of the page. */
   function nearestSection() {
-    var want = decodeURIComponent(location.hash.slice(1));
+    var want;
+    try { want = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
     if (!SECTION.test(want) || doc.getElementById(want)) return;
     var parts = function (n) { return n.split(".").map(Number); };
     var before = function (a, b) {
@@ -124,10 +125,10 @@
     // a web font that comes late can change the header's height
     if (doc.fonts && doc.fonts.ready) doc.fonts.ready.then(fitScrollPadding);
     fixFileLinks(doc);
-    nearestSection();
     doc.addEventListener("click", langSwitch, true);
     doc.addEventListener("click", pairToggle, true);
     doc.addEventListener("click", keepPair, true);
+    nearestSection();
     try { localStorage.setItem("rulebook-lang", doc.documentElement.lang); } catch (err) {}
   }
 
