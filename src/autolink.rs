@@ -80,7 +80,7 @@ pub struct TermMatcher {
     /// First token id → phrases starting with it (token ids, term id, the phrase as written,
     /// folded), longest first. Two entries may have a phrase of the same stems (`exhaust`,
     /// `exhausted`): both are kept, and the words as written choose.
-    phrases: FastMap<u32, Vec<(Vec<u32>, u32, String)>>,
+    phrases: FastMap<u32, Vec<Phrase>>,
     /// Bit filter over the first three characters of every stem.
     filter: Vec<u64>,
     /// Stems shorter than three characters exist (their full text is in the filter).
@@ -114,6 +114,11 @@ fn prefix_hash(chars: &[char]) -> u64 {
     }
     h ^ (chars.len() as u64) << 40
 }
+
+/// One phrase of an entry: its token ids, the entry's term id, the phrase as written (folded),
+/// and whether another entry has a phrase of the same ids (only then do the words as written
+/// choose between them).
+type Phrase = (Vec<u32>, u32, String, bool);
 
 /// The phrases an entry is found by: its term and aliases, with a parenthesised remark
 /// dropped (`Exhaust (when referring to a card)`), `aka`/`або` asides made aliases, and
@@ -202,9 +207,9 @@ impl TermMatcher {
                 let list = m.phrases.entry(ids[0]).or_default();
                 if !list
                     .iter()
-                    .any(|(p, t, w)| *p == ids && (*t == id || *w == written))
+                    .any(|(p, t, w, _)| *p == ids && (*t == id || *w == written))
                 {
-                    list.push((ids, id, written));
+                    list.push((ids, id, written, false));
                 }
             }
             m.single.push(single);
@@ -213,6 +218,10 @@ impl TermMatcher {
             // longest first; among equals, the earlier entry of the file
             list.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
             list.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+            for k in 0..list.len() {
+                let twins = (0..list.len()).any(|j| j != k && list[j].0 == list[k].0);
+                list[k].3 = twins;
+            }
         }
         m
     }
@@ -359,7 +368,7 @@ impl TermMatcher {
             let mut matched: Option<(usize, u32)> = None;
             if let Some(list) = self.phrases.get(&first) {
                 let mut as_written = None;
-                for (ids, term, phrase) in list {
+                for (ids, term, phrase, twins) in list {
                     let n = ids.len();
                     if i + n > words.len() || matched.is_some_and(|(m, _)| m != n) {
                         continue;
@@ -372,6 +381,9 @@ impl TermMatcher {
                     // written just so (`exhausted` is the `exhausted` entry, not `exhaust`)
                     if matched.is_none() {
                         matched = Some((n, *term));
+                        if !twins {
+                            break;
+                        }
                     } else if as_written.is_none() {
                         as_written = Some(folded(&text[words[i].0..words[i + n - 1].1]));
                     }
