@@ -221,9 +221,10 @@ struct State<'s> {
     raw_code: usize,
     in_link: usize,
     in_cell: bool,
-    /// The table cell's Markdown, without emphasis marks: a number that is the whole of it is
-    /// a value of the table (`1.1`), not a reference; one in words (`see **7.1.0** now`) is.
-    cell_bare: String,
+    /// Where the table cell's Markdown is: a number that is the whole of it, emphasis marks
+    /// aside, is a value of the table (`1.1`), not a reference; one in words (`see **7.1.0**
+    /// now`) is. Read only for a text that is a lone number (see [`State::whole_cell`]).
+    cell: std::ops::Range<usize>,
     block: Block,
     /// Where the open paragraph starts in `block.text`.
     paragraph_at: usize,
@@ -264,7 +265,7 @@ pub fn prepare_with<'s>(
         raw_code: 0,
         in_link: 0,
         in_cell: false,
-        cell_bare: String::new(),
+        cell: 0..0,
         block: Block::default(),
         paragraph_at: 0,
         in_paragraph: false,
@@ -388,11 +389,7 @@ pub fn prepare_with<'s>(
             }
             Event::Start(Tag::TableCell) => {
                 st.in_cell = true;
-                st.cell_bare = (text.get(range.clone()).unwrap_or_default())
-                    .trim_matches(|c: char| c.is_whitespace() || c == '|')
-                    .trim_matches(['*', '_', '`', '~'])
-                    .trim()
-                    .to_string();
+                st.cell = range.clone();
                 buf.push(Event::Start(Tag::TableCell));
             }
             Event::End(TagEnd::TableCell) => {
@@ -649,6 +646,15 @@ impl<'s> State<'s> {
         } else {
             pos.to_string()
         }
+    }
+
+    /// Whether the table cell being read is `number` and nothing else, emphasis marks aside.
+    fn whole_cell(&self, number: &str) -> bool {
+        (self.markdown.get(self.cell.clone()).unwrap_or_default())
+            .trim_matches(|c: char| c.is_whitespace() || c == '|')
+            .trim_matches(['*', '_', '`', '~'])
+            .trim()
+            == number
     }
 
     /// The footnotes' ids are theirs before any heading takes an id: a heading `Fn 1` above
@@ -937,7 +943,10 @@ impl<'s> State<'s> {
             }
         }
         let refs = scan_refs(t);
-        let whole_cell = self.in_cell && refs.len() == 1 && self.cell_bare == refs[0].number;
+        let whole_cell = self.in_cell
+            && refs.len() == 1
+            && t.trim() == refs[0].number
+            && self.whole_cell(&refs[0].number);
         let mut out = String::with_capacity(t.len() + 16);
         let mut last = 0;
         // a section that has linked its share of terms needs no search for more: on a text
@@ -1503,16 +1512,19 @@ fn raw_tags(html: &str) -> (isize, isize) {
             Some(r) => (true, r),
             None => (false, tag),
         };
-        let name: String = tag
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
+        let len = tag
+            .bytes()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(tag.len());
+        let name = &tag[..len];
         let step = if close { -1 } else { 1 };
-        match name.as_str() {
-            "a" => links += step,
-            "code" | "pre" | "kbd" | "samp" => code += step,
-            _ => {}
+        if name.eq_ignore_ascii_case("a") {
+            links += step;
+        } else if ["code", "pre", "kbd", "samp"]
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n))
+        {
+            code += step;
         }
     }
     (links, code)
