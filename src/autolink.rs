@@ -418,6 +418,19 @@ impl TermMatcher {
         if let Some(v) = cache.seen.get(written) {
             return *v;
         }
+        if !folds_alone(written) {
+            // The phrases' stems come from the full analyzer, which also drops accents
+            // (`główna` is `glowna`, as in search) and maps look-alikes in a Cyrillic word;
+            // the quick folding below does neither, so such a word takes the same road as
+            // the phrases. Rare words, and each is worked out once.
+            let toks = tokenize(written);
+            let id = match toks.as_slice() {
+                [t] => self.ids.get(&t.term).copied(),
+                _ => None,
+            };
+            cache.seen.insert(written.to_string(), id);
+            return id;
+        }
         let word = &mut cache.word;
         word.clear();
         for c in written.chars() {
@@ -495,6 +508,19 @@ fn skip_letters(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Whether [`fold_into`] and [`stem_word`] give a word the term the full analyzer gives it:
+/// a word of ASCII letters and digits, or of Cyrillic letters, with apostrophes between
+/// them. Any other letter may carry a mark the analyzer drops (`ó`, `é`), and a word of both
+/// scripts has look-alikes it maps.
+fn folds_alone(word: &str) -> bool {
+    let apostrophe = |c: char| matches!(c, '\'' | '’' | 'ʼ');
+    word.chars()
+        .all(|c| c.is_ascii_alphanumeric() || apostrophe(c))
+        || word
+            .chars()
+            .all(|c| matches!(c, '\u{400}'..='\u{481}' | '\u{48a}'..='\u{52f}') || apostrophe(c))
+}
+
 /// Whether the character at byte `at` of `text` is a letter (false at the end).
 fn next_is_alphabetic(text: &str, at: usize) -> bool {
     text.get(at..)
@@ -544,6 +570,23 @@ mod tests {
                 ("жетонів ран".into(), "wound-token".into())
             ]
         );
+    }
+
+    /// Letters with marks the analyzer drops (Polish, French) and a Cyrillic word typed with a
+    /// Latin look-alike: the text's words meet the glossary's as search meets them.
+    #[test]
+    fn words_with_accents_and_look_alikes_meet_their_terms() {
+        let m = TermMatcher::new(&glossary(
+            r#"{"Ściana": "a", "Akcja główna": "b", "Épée": "c", "Öl": "d", "Відповідь": "e"}"#,
+        ));
+        let text = "Ściana stoi. To akcja główna. Une épée. Öl fließt. Моя вiдповiдь.";
+        let hits = found(&m, text);
+        let words: Vec<&str> = hits.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(words, ["Ściana", "akcja główna", "épée", "Öl", "вiдповiдь"]);
+        let mut anchors: Vec<&str> = hits.iter().map(|(_, a)| a.as_str()).collect();
+        anchors.sort_unstable();
+        anchors.dedup();
+        assert_eq!(anchors.len(), 5, "{hits:?}");
     }
 
     #[test]
