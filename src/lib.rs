@@ -24,6 +24,7 @@ pub mod glossary;
 pub mod html;
 pub mod init;
 pub mod json;
+pub mod language_names;
 pub mod lean;
 pub mod limits;
 pub mod lists;

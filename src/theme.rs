@@ -63,7 +63,8 @@ fn lacking_strings(
     };
     let lacking: Vec<&str> = all
         .keys()
-        .filter(|k| !own.contains_key(*k))
+        // a language's name is its own, never the fallback's (see `language_names`)
+        .filter(|k| !own.contains_key(*k) && *k != "language_name")
         .map(String::as_str)
         .collect();
     if lacking.is_empty() {
@@ -390,6 +391,8 @@ impl Theme {
             .or_else(|| embedded_strings.iter().next());
         for lang in languages {
             let mut v = embedded_strings.get(lang).cloned();
+            // whether the language's name is its own, not the fallback's
+            let mut named = v.is_some();
             let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
             let readable = walk_i18n && stays_inside(&site_file, &canon_root, site_root, diags);
             if let Some(bytes) = readable.then(|| std::fs::read(&site_file).ok()).flatten() {
@@ -397,6 +400,7 @@ impl Theme {
                 if let Some(text) = crate::load::decode(bytes, &shown, diags) {
                     if let Some(mut site_v) = parse_strings(&text, &shown, diags) {
                         check_string_types(&mut site_v, &text, &shown, &known, diags);
+                        named |= site_v.get("language_name").is_some_and(|n| n.is_string());
                         match &mut v {
                             Some(base) => merge(base, site_v),
                             // a language the theme has no strings for: the site's file on
@@ -414,7 +418,7 @@ impl Theme {
                     }
                 }
             }
-            let v = match v {
+            let mut v = match v {
                 Some(v) => v,
                 None => {
                     // No strings for this language anywhere: borrow the fallback's, and say
@@ -433,6 +437,14 @@ impl Theme {
                         .unwrap_or(serde_json::Value::Object(Default::default()))
                 }
             };
+            if !named {
+                if let Some(m) = v.as_object_mut() {
+                    m.insert(
+                        "language_name".into(),
+                        crate::language_names::own_name(lang).into(),
+                    );
+                }
+            }
             theme.strings.insert(lang.clone(), v);
         }
         theme

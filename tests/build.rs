@@ -932,7 +932,44 @@ fn a_language_the_theme_lacks_borrows_english_strings() {
         attrs(&doc, "#search-input", "placeholder"),
         ["Search rules and terms…"]
     );
-    // some strings of its own: those are used, English for the rest, and the build works
+    // but not English's name: every language of the switch and of the root page's chooser
+    // was called English
+    assert_eq!(texts(&doc, ".langs .current"), ["Polski"]);
+    assert_eq!(texts(&doc, ".langs a.lang"), ["Українська"]);
+    let root = page(&d.path().join("public/index.html"));
+    let names = texts(&root, "a[lang]");
+    assert!(names.iter().any(|t| t == "Polski"), "{names:?}");
+    assert!(!names.iter().any(|t| t == "English"), "{names:?}");
+    // some strings of its own, not the name: those are used, English for the rest, the
+    // language's own name, and the build works
+    write(
+        d.path(),
+        "i18n/pl.yaml",
+        "contents: Spis treści\n".as_bytes(),
+    );
+    let r = build_ok(d.path());
+    let doc = page(&d.path().join("public/pl/a/index.html"));
+    assert_eq!(texts(&doc, ".langs .current"), ["Polski"]);
+    assert!(!r.stderr.contains("`language_name`"), "{}", r.stderr);
+    // a name of its own wins
+    write(
+        d.path(),
+        "i18n/pl.yaml",
+        "language_name: Po polsku\ncontents: Spis treści\n".as_bytes(),
+    );
+    let r = build_ok(d.path());
+    assert_eq!(
+        texts(
+            &page(&d.path().join("public/pl/a/index.html")),
+            ".langs .current"
+        ),
+        ["Po polsku"]
+    );
+    assert!(
+        r.stderr.contains("UI strings are not set here"),
+        "{}",
+        r.stderr
+    );
     write(
         d.path(),
         "i18n/pl.yaml",
