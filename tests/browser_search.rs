@@ -936,7 +936,13 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
             .map(|k| k.as_str().unwrap().to_string())
             .collect()
     };
-    let first = caches(&b);
+    // the build's cache (the pages read are kept in one of their own, across builds)
+    let builds = |b: &Browser| -> Vec<String> {
+        let mut c = caches(b);
+        c.retain(|k| !k.ends_with(" pages"));
+        c
+    };
+    let first = builds(&b);
     assert!(!first.is_empty(), "the worker made no cache");
     write(
         dir.path(),
@@ -955,7 +961,7 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
     // fetch could hold the old worker as long as it polls (once in about 30 runs of the suite).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        let now = caches(&b);
+        let now = builds(&b);
         if !now.is_empty() && now.iter().all(|k| !first.contains(k)) {
             break;
         }
@@ -974,6 +980,112 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
         );
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
+}
+
+/// Offline, what a reader kept stays kept: the pages read survive a new build of the site (its
+/// new worker dropped every page with the old build's cache), a page asked for with a query
+/// is the page read (`?pair=uk`, every short address), the site's own address opens, and two
+/// sites on one origin (project sites of one GitHub user) leave each other's caches alone
+/// (each worker dropped every `rulebook-` cache but its own).
+#[test]
+fn pages_read_stay_offline_across_builds_and_beside_another_site() {
+    let chapter = |lang: &str, t: &str| {
+        format!("---\nid: a\ntitle: {t}\n---\n\n## 1.1.0 {t} one\n\n{t} text ({lang}).\n\n## 1.1.1 {t} two\n\nMore {t}.\n")
+    };
+    let make = |word: &str| {
+        site(&[
+            ("content/site.yaml", SITE_YAML),
+            ("content/en/a.md", &chapter("en", word)),
+            ("content/uk/a.md", &chapter("uk", "Слово")),
+        ])
+    };
+    let (one, two) = (make("Alpha"), make("Beta"));
+    let root = tempfile::tempdir().unwrap();
+    let served = root.path().join("www");
+    let build = |site: &Path, to: &str| {
+        let out = served.join(to);
+        let r = run(&[
+            "build",
+            "--site",
+            site.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    };
+    build(one.path(), "one");
+    build(two.path(), "two");
+    let server = StaticServer::start(&served, "/");
+    let b = Browser::start(1000, 700);
+    let visit = |b: &Browser, url: &str| {
+        b.goto(url);
+        b.wait_until(
+            "return document.readyState === 'complete' && navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === 'activated'",
+            20,
+            url,
+        );
+    };
+    let caches = |b: &Browser| -> Vec<String> {
+        b.js("window.__keys = null; caches.keys().then(k => { window.__keys = k; }); return null;");
+        let mut k: Vec<String> =
+            serde_json::from_value(b.wait_until("return window.__keys", 10, "cache names"))
+                .unwrap();
+        k.sort();
+        k
+    };
+    let one_url = format!("{}one/", server.url);
+    visit(&b, &format!("{one_url}en/a/"));
+    visit(&b, &format!("{one_url}en/s/?1.1.0"));
+    visit(&b, &format!("{}two/en/a/", server.url));
+    let before = caches(&b);
+    assert_eq!(before.len(), 4, "{before:?}");
+    // a new build of the first site, and a visit that brings its new worker
+    write(
+        one.path(),
+        "content/en/a.md",
+        chapter("en", "Gamma").as_bytes(),
+    );
+    build(one.path(), "one");
+    b.goto(&format!("{one_url}en/"));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let now = caches(&b);
+        if now.len() == 4 && now != before {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no new worker: {now:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    // offline: the server loses every file
+    std::fs::rename(&served, root.path().join("gone")).unwrap();
+    let shows = |b: &Browser, url: &str, what: &str| {
+        b.goto(url);
+        let text = b.wait_until(
+            "return document.readyState === 'complete' && document.body && document.body.innerText",
+            10,
+            url,
+        );
+        assert!(
+            text.as_str().unwrap_or_default().contains(what),
+            "offline, {url} does not show {what:?}: {text}"
+        );
+    };
+    shows(&b, &format!("{one_url}en/a/"), "Alpha text (en).");
+    shows(&b, &format!("{one_url}en/a/?pair=uk"), "Alpha text (en).");
+    // another number on the short addresses' page, which sends the reader to the section
+    shows(&b, &format!("{one_url}en/s/?1.1.1"), "More Alpha.");
+    shows(&b, &format!("{}two/en/a/", server.url), "Beta text (en).");
+    // the site's address: its page, loaded before any worker, sends the reader on
+    b.goto(&one_url);
+    b.wait_until(
+        "return document.readyState === 'complete' && /\\/one\\/(uk|en)\\//.test(location.pathname) && document.body.innerText.length > 0",
+        10,
+        "the site's address, offline",
+    );
 }
 
 /// A screen reader hears what a search found (a live region says how many results, or that

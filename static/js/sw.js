@@ -1,42 +1,76 @@
 /* rulebook service worker (the build writes it to the site root, with RULEBOOK_VERSION above,
  * so its scope is the whole site, wherever base_url puts it). After the first visit, the
  * site's shell and search index come from the cache, so search works offline; pages are
- * fetched from the network first and cached as they are read. A new build is a new version:
- * its worker replaces the old one and drops the old caches. */
+ * fetched from the network first and kept as they are read.
+ *
+ * Two caches, both named after the site's address: project sites of one GitHub user share
+ * one origin, and so one cache storage, and each site's worker must leave the others' alone.
+ * - the build's (its version): the theme's files and the index, served without asking the
+ *   server. A new build is a new version: its worker replaces the old one and drops the old
+ *   build's cache.
+ * - the pages read: kept across builds, or every new build took away every page a reader
+ *   had kept for offline use. They are asked of the network first, so online they are new. */
 /* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES */
 "use strict";
-var CACHE = "rulebook-" + RULEBOOK_VERSION;
+var PREFIX = "rulebook " + self.registration.scope + " ";
+var CACHE = PREFIX + RULEBOOK_VERSION;
+var PAGES = PREFIX + "pages";
 var SHELL = ["static/css/style.css", "static/css/search.css", "static/css/reading.css", "static/js/site.js",
   "static/js/reading.js", "static/js/analyzer.js", "static/js/search.js", "static/favicon.svg", "search/index.js"];
 
+/* The key a page is kept under: its address without the query and the fragment. `?pair=en`
+ * is the page itself, and every short address (`s/?7.1.0`) is one page that reads its query. */
+function pageKey(url) {
+  var u = new URL(url);
+  u.search = "";
+  u.hash = "";
+  return u.href;
+}
+
 self.addEventListener("install", function (e) {
-  e.waitUntil(caches.open(CACHE).then(function (c) {
+  e.waitUntil(Promise.all([caches.open(CACHE), caches.open(PAGES)]).then(function (c) {
     // One missing file must not stop the rest from being cached.
     // A small index (RULEBOOK_SEARCH_FILES, written by the build: src/search/web.rs
     // OFFLINE_INDEX_BYTES) comes whole, so every search works offline; a large one is cached
     // as it is read.
     var files = SHELL.concat(typeof RULEBOOK_SEARCH_FILES === "undefined" ? [] : RULEBOOK_SEARCH_FILES);
     var shell = Promise.all(files.map(function (u) {
-      return c.add(new URL(u, self.registration.scope)).catch(function () {});
+      return c[0].add(new URL(u, self.registration.scope)).catch(function () {});
     }));
     // The pages open now were loaded before any worker saw them (the first visit's): kept
-    // too, or the page read first is the one page that does not open offline.
+    // too, or the page read first is the one page that does not open offline. So is the
+    // site's own address, whose page sends the reader on before a worker is there.
     var open = self.clients.matchAll({ includeUncontrolled: true, type: "window" }).then(function (list) {
-      return Promise.all(list.filter(function (w) {
-        return w.url.indexOf(self.registration.scope) === 0;
-      }).map(function (w) {
-        return c.add(w.url.split("#")[0]).catch(function () {});
+      var urls = list.map(function (w) { return w.url; }).filter(function (u) {
+        return u.indexOf(self.registration.scope) === 0;
+      }).concat([self.registration.scope]);
+      return Promise.all(urls.map(function (u) {
+        return fetch(u).then(function (res) {
+          if (res.ok && !res.redirected) return c[1].put(pageKey(u), res);
+        }).catch(function () {});
       }));
     }).catch(function () {});
     return Promise.all([shell, open]);
   }).then(function () { return self.skipWaiting(); }));
 });
 
+/* Whether a cache of an earlier rulebook (`rulebook-VERSION`, named before caches carried the
+ * site's address) is this site's: every file in it is. Another site's is not touched. */
+function oldAndOurs(name) {
+  if (!/^rulebook-[0-9a-f]+$/.test(name)) return Promise.resolve(false);
+  return caches.open(name).then(function (c) { return c.keys(); }).then(function (reqs) {
+    return reqs.every(function (r) { return r.url.indexOf(self.registration.scope) === 0; });
+  });
+}
+
 self.addEventListener("activate", function (e) {
   e.waitUntil(caches.keys().then(function (keys) {
-    return Promise.all(keys.filter(function (k) {
-      return k.indexOf("rulebook-") === 0 && k !== CACHE;
-    }).map(function (k) { return caches.delete(k); }));
+    return Promise.all(keys.map(function (k) {
+      var earlier = k.indexOf(PREFIX) === 0 && k !== CACHE && k !== PAGES;
+      return (earlier ? Promise.resolve(true) : oldAndOurs(k)).then(function (drop) {
+        if (drop) return caches.delete(k);
+      });
+    }));
   }).then(function () { return self.clients.claim(); }));
 });
 
@@ -52,13 +86,15 @@ function cacheFirst(req) {
 }
 
 function networkFirst(req) {
-  return caches.open(CACHE).then(function (c) {
+  var key = pageKey(req.url);
+  return caches.open(PAGES).then(function (c) {
     return fetch(req).then(function (res) {
-      if (res.ok) c.put(req, res.clone());
+      // a redirect's response cannot answer a navigation from the cache
+      if (res.ok && !res.redirected) c.put(key, res.clone());
       // A server that lost the page (or a captive portal): the copy read before is better.
-      return res.ok ? res : c.match(req).then(function (hit) { return hit || res; });
+      return res.ok ? res : c.match(key).then(function (hit) { return hit || res; });
     }).catch(function () {
-      return c.match(req).then(function (hit) { return hit || Response.error(); });
+      return c.match(key).then(function (hit) { return hit || Response.error(); });
     });
   });
 }
