@@ -1,10 +1,11 @@
 //! The files and page fragments of the reading aids: glossary links and their tooltip data,
 //! "Referenced by" lists, cross-link previews, and the short section addresses (`/uk/s/7.1.0/`).
 //!
-//! Tooltip data is one script per language (`<lang>/glossary/terms.js`), loaded by the page the
-//! first time a term is hovered, focused or tapped, so no page carries copies of definitions and
-//! it works from `file://` (a script tag, unlike `fetch`, may load a local file). Previews of
-//! sections load the same way, from files that each hold the previews of a group of chapters
+//! Tooltip data is split over a few scripts per language (`<lang>/glossary/terms-<k>.js`, each
+//! holding the entries whose anchors hash to it), loaded by the page the first time a term of
+//! theirs is hovered, focused or tapped, so no page carries copies of definitions and it works
+//! from `file://` (a script tag, unlike `fetch`, may load a local file). Previews of sections
+//! load the same way, from files that each hold the previews of a group of chapters
 //! (`<lang>/s/p<k>.js`): a page carries none, and each preview is written once per language.
 
 use std::collections::BTreeMap;
@@ -149,12 +150,13 @@ pub fn preview_file_count(site: &Site) -> usize {
     site.order.len().div_ceil(CHAPTERS_PER_PREVIEW_FILE).max(1)
 }
 
-/// Which preview file holds the sections of chapter `id`. FNV-1a over the id's UTF-16 code
-/// units (what a JavaScript string is made of), so `reading.js` finds the same file from the
-/// chapter named in a link's address, with no table of chapters on the page.
-pub fn preview_file_of(id: &str, files: usize) -> usize {
+/// Which of `files` files holds what is filed under `key` (a chapter's previews, a glossary
+/// entry's tooltip). FNV-1a over the key's UTF-16 code units (what a JavaScript string is made
+/// of), so `reading.js` finds the same file from the chapter or the anchor named in a link's
+/// address, with no table on the page.
+pub fn hashed_file(key: &str, files: usize) -> usize {
     let mut h: u32 = 0x811c_9dc5;
-    for u in id.encode_utf16() {
+    for u in key.encode_utf16() {
         h ^= u32::from(u);
         h = h.wrapping_mul(0x0100_0193);
     }
@@ -181,7 +183,7 @@ pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(St
         let Some(def) = site.sections.resolve(lang, n) else {
             continue;
         };
-        let k = preview_file_of(&def.chapter_id, count);
+        let k = hashed_file(&def.chapter_id, count);
         if !key(k) {
             continue;
         }
@@ -250,10 +252,31 @@ impl<const N: usize> serde::Serialize for Tip<'_, N> {
     }
 }
 
-/// `<lang>/glossary/terms.js`: every entry the language's glossary page shows, by anchor:
+/// Glossary entries per tooltip file, on average: a file is then a few tens of kilobytes, and
+/// the first card a reader opens loads one of them. (One file per language was 1.6 MB at 4,000
+/// entries, all of it loaded for the first card.)
+const ENTRIES_PER_TERMS_FILE: usize = 64;
+
+/// How many tooltip files each language has: grows with the glossary, so no file grows with it.
+/// The same for every language, so a card of the other column of the side-by-side view finds
+/// its file with the page's count.
+pub fn terms_file_count(site: &Site) -> usize {
+    let most = (site.glossaries.values().map(|g| g.entries.len()))
+        .max()
+        .unwrap_or(0);
+    most.div_ceil(ENTRIES_PER_TERMS_FILE).max(1)
+}
+
+/// Where tooltip file `k` of `lang` is written, below the output root.
+pub fn terms_file_path(lang: &str, k: usize) -> String {
+    format!("{lang}/glossary/terms-{k}.js")
+}
+
+/// The tooltip files of `lang`: `(path, script)`. Every entry the language's glossary page
+/// shows, by anchor, in the file its anchor hashes to ([`hashed_file`]):
 /// `[term, term in the other language, definition HTML]`, and the entry's language when it is
-/// another's ([`Tip`]).
-pub fn terms_js(site: &Site, lang: &str) -> String {
+/// another's ([`Tip`]). A file registers its entries with `RulebookTerms["<lang>/<k>"]`.
+pub fn terms_files(site: &Site, lang: &str) -> Vec<(String, String)> {
     let resolver = site.resolver();
     let page = Page {
         lang,
@@ -297,18 +320,25 @@ pub fn terms_js(site: &Site, lang: &str) -> String {
             }
         }
     }
-    let mut s = String::from(
-        "/* glossary terms for tooltips */\n(window.RulebookTerms=window.RulebookTerms||{})[",
-    );
-    s.push_str(&script_json(&lang));
-    s.push_str("]=");
-    let tips: BTreeMap<&str, Tip<'_, 3>> = map
+    let count = terms_file_count(site);
+    let mut files: Vec<BTreeMap<&str, Tip<'_, 3>>> = vec![BTreeMap::new(); count];
+    for (k, v) in &map {
+        files[hashed_file(k, count)].insert(k, Tip::new([&v.0, &v.1, &v.2], v.3));
+    }
+    files
         .iter()
-        .map(|(k, v)| (k.as_str(), Tip::new([&v.0, &v.1, &v.2], v.3)))
-        .collect();
-    tips_json(tips.iter().map(|(k, t)| (*k, t)), &mut s);
-    s.push_str(";\n");
-    s
+        .enumerate()
+        .map(|(k, tips)| {
+            let mut s = String::from(
+                "/* glossary terms for tooltips */\n(window.RulebookTerms=window.RulebookTerms||{})[",
+            );
+            s.push_str(&script_json(&format!("{lang}/{k}")));
+            s.push_str("]=");
+            tips_json(tips.iter().map(|(k, t)| (*k, t)), &mut s);
+            s.push_str(";\n");
+            (terms_file_path(lang, k), s)
+        })
+        .collect()
 }
 
 /// The reader's choice of a dark or light theme, applied before the page is drawn: the same
@@ -405,14 +435,11 @@ mod tests {
     #[test]
     fn preview_files_are_picked_as_reading_js_picks_them() {
         // FNV-1a over UTF-16 code units; the same values as `previewFile` in reading.js
-        assert_eq!(
-            preview_file_of("", 1_000_000_007),
-            0x811c_9dc5 % 1_000_000_007
-        );
-        assert_eq!(preview_file_of("a", usize::MAX), 0xe40c_292c);
-        assert_eq!(preview_file_of("правила", 1), 0);
+        assert_eq!(hashed_file("", 1_000_000_007), 0x811c_9dc5 % 1_000_000_007);
+        assert_eq!(hashed_file("a", usize::MAX), 0xe40c_292c);
+        assert_eq!(hashed_file("правила", 1), 0);
         let spread: std::collections::BTreeSet<usize> = (0..200)
-            .map(|i| preview_file_of(&format!("chapter-{i}"), 13))
+            .map(|i| hashed_file(&format!("chapter-{i}"), 13))
             .collect();
         assert_eq!(spread.len(), 13, "every file is used");
     }

@@ -465,6 +465,8 @@ impl<'a> Renderer<'a> {
         // how many preview files the language has: reading.js finds a linked section's file
         // from this and the chapter named in the link
         ctx.insert("previews", &crate::reading_pages::preview_file_count(site));
+        // and tooltip files, found from this and the anchor named in a term's link
+        ctx.insert("terms_files", &crate::reading_pages::terms_file_count(site));
         let other_lang = site.config.others(lang).next();
         ctx.insert("pair_lang", &other_lang);
         ctx.insert(
@@ -834,7 +836,7 @@ pub fn render_samples(site: &Site, tera: Tera, changed: &BTreeSet<String>) -> Ve
 enum PageJob<'s> {
     Index(&'s str),
     Glossary(&'s str),
-    /// `<lang>/glossary/terms.js`: tooltip data.
+    /// `<lang>/glossary/terms-<k>.js`: tooltip data.
     Terms(&'s str),
     /// `<lang>/s/index.html`: short section addresses.
     Short(&'s str),
@@ -884,10 +886,7 @@ pub fn write_site(
                 PageJob::Glossary(lang) => {
                     vec![(format!("{lang}/glossary/index.html"), r.glossary(lang)?)]
                 }
-                PageJob::Terms(lang) => vec![(
-                    format!("{lang}/glossary/terms.js"),
-                    crate::reading_pages::terms_js(site, lang),
-                )],
+                PageJob::Terms(lang) => crate::reading_pages::terms_files(site, lang),
                 PageJob::Short(lang) => vec![(
                     format!("{lang}/s/index.html"),
                     crate::reading_pages::short_page(site, lang),

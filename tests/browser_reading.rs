@@ -576,7 +576,18 @@ fn a_tooltip_from_another_language_says_which() {
     };
     // the terms of this language, loaded by a first card
     card("document.querySelector('article a.gl')");
-    let keys = b.js("var all = window.RulebookTerms.uk, own = null, other = null; document.querySelectorAll('article a.gl').forEach(function (a) { var k = decodeURIComponent(a.getAttribute('href').split('#')[1]), e = all[k]; if (!e) return; if (e[3] === 'en' && !other) other = a.getAttribute('href'); if (!e[3] && !own) own = a.getAttribute('href'); }); return [own, other];");
+    // every tooltip file of the language (a card loads only the one its anchor is in)
+    let files = b.js("var n = +document.querySelector('article').getAttribute('data-terms'); for (var k = 0; k < n; k++) { var s = document.createElement('script'); s.src = document.body.getAttribute('data-root') + 'uk/glossary/terms-' + k + '.js'; document.head.appendChild(s); } return n;");
+    assert!(
+        files.as_u64().unwrap() > 1,
+        "the default glossary is split: {files}"
+    );
+    b.wait_until(
+        &format!("for (var k = 0; k < {files}; k++) if (!(window.RulebookTerms || {{}})['uk/' + k]) return false; return true;"),
+        10,
+        "every tooltip file",
+    );
+    let keys = b.js("var all = {}; for (var f in window.RulebookTerms) if (f.indexOf('uk/') === 0) Object.assign(all, window.RulebookTerms[f]); var own = null, other = null; document.querySelectorAll('article a.gl').forEach(function (a) { var k = decodeURIComponent(a.getAttribute('href').split('#')[1]), e = all[k]; if (!e) return; if (e[3] === 'en' && !other) other = a.getAttribute('href'); if (!e[3] && !own) own = a.getAttribute('href'); }); return [own, other];");
     let (own, other) = (keys[0].as_str().unwrap(), keys[1].as_str().unwrap());
     let lang_of = |href: &str| {
         card(&format!(

@@ -1687,3 +1687,57 @@ fn raw_html_left_open_keeps_no_other_block_unlinked() {
         .collect();
     assert_eq!(in_p, ["1.1.0"], "{}", p.html());
 }
+
+/// Tooltip data is split over files as the glossary grows: the first card a reader opens loads
+/// one file of a few tens of kilobytes, not the whole glossary (one file was 1.6 MB at 4,000
+/// entries). Each term's anchor is in the file reading.js picks for it: FNV-1a over the
+/// anchor's UTF-16 code units, modulo the count on the chapter's `<article>`.
+#[test]
+fn glossary_tooltips_are_split_over_files_each_term_in_the_file_its_anchor_picks() {
+    let entries: Vec<String> = (0..150)
+        .map(|i| format!("\"Term{i} word\": \"Definition of term {i}.\""))
+        .collect();
+    let glossary = format!("{{{}}}", entries.join(", "));
+    let text: Vec<String> = (0..150)
+        .map(|i| format!("Use term{i} word here."))
+        .collect();
+    let chapter = format!("---\nid: a\ntitle: A\n---\n\n{}\n", text.join("\n\n"));
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/glossary.json", &glossary),
+        ("content/en/a.md", &chapter),
+    ]);
+    build_ok(d.path());
+    let public = d.path().join("public");
+    let doc = page(&public.join("en/a/index.html"));
+    let count: usize = attrs(&doc, "article", "data-terms")[0].parse().unwrap();
+    assert_eq!(count, 3, "150 entries, about 64 a file");
+    assert!(!public.join("en/glossary/terms.js").exists());
+    let files: Vec<String> = (0..count)
+        .map(|k| std::fs::read_to_string(public.join(format!("en/glossary/terms-{k}.js"))).unwrap())
+        .collect();
+    let fnv = |s: &str| {
+        let mut h: u32 = 0x811c_9dc5;
+        for u in s.encode_utf16() {
+            h ^= u32::from(u);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+        h as usize
+    };
+    let links = attrs(&doc, "article a.gl", "href");
+    assert!(links.len() >= 5, "{links:?}");
+    for href in links {
+        let anchor = href.split('#').nth(1).unwrap();
+        let k = fnv(anchor) % count;
+        let key = format!("\"{anchor}\":[");
+        assert!(files[k].contains(&format!("[\"en/{k}\"]=")), "file {k}");
+        assert!(files[k].contains(&key), "{anchor} is not in file {k}");
+        for (j, f) in files.iter().enumerate() {
+            assert!(j == k || !f.contains(&key), "{anchor} is in file {j} too");
+        }
+    }
+    assert!(
+        files.iter().all(|f| f.len() < 12 * 1024),
+        "files of a few KB each"
+    );
+}

@@ -289,7 +289,7 @@ impl Live {
             let count = crate::reading_pages::preview_file_count(&self.site);
             let files: Vec<usize> = edited
                 .iter()
-                .map(|id| crate::reading_pages::preview_file_of(id, count))
+                .map(|id| crate::reading_pages::hashed_file(id, count))
                 .collect();
             if !files.is_empty() {
                 for (path, text) in

@@ -97,11 +97,23 @@
   /* Only the card the reader still points at is shown once its data has loaded. */
   var wanted = null;
 
-  /* ---- glossary terms: one script per language ---- */
+  /* FNV-1a over UTF-16 code units, as the build computes it (reading_pages.rs hashed_file):
+     which of `count` files holds what is filed under `key` */
+  function hashedFile(key, count) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < key.length; i++) { h ^= key.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+    return h % count;
+  }
+
+  /* ---- glossary terms: each language's entries are split over a few files
+     (<lang>/glossary/terms-<k>.js); the anchor in a term's link says which file has it ---- */
   function showTerm(a) {
     var h = a.getAttribute("href") || "", key = decodeURIComponent(h.slice(h.indexOf("#") + 1));
     var l = readerLang(a);
-    withData("RulebookTerms", l, root + l + "/glossary/terms.js", function (terms) {
+    var art = doc.querySelector("article[data-terms]");
+    var count = art ? parseInt(art.getAttribute("data-terms"), 10) : 1;
+    var k = hashedFile(key, count > 0 ? count : 1);
+    withData("RulebookTerms", l + "/" + k, root + l + "/glossary/terms-" + k + ".js", function (terms) {
       var e = terms[key];
       if (!e || wanted !== a) return;
       show(a, function (t) {
@@ -121,12 +133,6 @@
 
   /* ---- section previews: each language's previews are split by chapter over a few files
      (<lang>/s/p<k>.js); the chapter named in a link's address says which file has it ---- */
-  function previewFile(id, count) {
-    /* FNV-1a over UTF-16 code units, as the build computes it */
-    var h = 0x811c9dc5;
-    for (var i = 0; i < id.length; i++) { h ^= id.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
-    return h % count;
-  }
   function showPreview(a) {
     var art = doc.querySelector("article[data-previews]");
     var count = art ? parseInt(art.getAttribute("data-previews"), 10) : 0;
@@ -139,7 +145,7 @@
       var parts = a.pathname.replace(/index\.html$/, "").split("/");
       id = decodeURIComponent(parts[parts.length - 2] || "");
     }
-    var l = readerLang(a), k = previewFile(id, count);
+    var l = readerLang(a), k = hashedFile(id, count);
     withData("RulebookPreviews", l + "/" + k, root + l + "/s/p" + k + ".js", function (previews) {
       var p = previews[n];
       if (!p || wanted !== a) return;
