@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::autolink::TermMatcher;
 use crate::site::ChapterPage;
+use crate::symbols::Symbols;
 use crate::xref::Pending;
 
 /// At most this many "Referenced by" links per section; the rest is a count.
@@ -92,8 +93,9 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 /// The previews of one chapter's numbered sections: number → (title, opening text). The
-/// chapter's opening text belongs to its title number.
-pub fn chapter_previews(p: &ChapterPage) -> Vec<(String, (String, String))> {
+/// chapter's opening text belongs to its title number. Symbols are their words (`syms`, the
+/// chapter's language's), as in search results: a card showed `:side: 1 :ceremonial-power:`.
+pub fn chapter_previews(p: &ChapterPage, syms: &Symbols) -> Vec<(String, (String, String))> {
     let h = &p.prepared.headings;
     let mut out: Vec<(String, (String, String))> = Vec::new();
     for b in &p.prepared.blocks {
@@ -103,19 +105,19 @@ pub fn chapter_previews(p: &ChapterPage) -> Vec<(String, (String, String))> {
         };
         let Some(n) = number else { continue };
         let title = match b.heading {
-            Some(i) => h[i].title.clone(),
-            None => p.title_text.clone(),
+            Some(i) => syms.to_plain(&h[i].title),
+            None => syms.to_plain(&p.title_text),
         };
         // a later block of the same number wins, as it always has
         out.retain(|(m, _)| m != n);
         out.push((
             n.to_string(),
-            (title, cut(b.first_paragraph(), PREVIEW_CHARS)),
+            (title, cut(&syms.plain(b.first_paragraph()), PREVIEW_CHARS)),
         ));
     }
     if let Some(n) = &p.title_number {
         if !out.iter().any(|(m, _)| m == n) {
-            out.push((n.clone(), (p.title_text.clone(), String::new())));
+            out.push((n.clone(), (syms.to_plain(&p.title_text), String::new())));
         }
     }
     out
@@ -125,10 +127,11 @@ pub fn chapter_previews(p: &ChapterPage) -> Vec<(String, (String, String))> {
 /// number, where it is made from), the previews of its sections, and the glossary terms it
 /// uses (once per use).
 #[allow(clippy::type_complexity)]
-fn page_part(
-    p: &ChapterPage,
+fn page_part<'p>(
+    p: &'p ChapterPage,
+    syms: &Symbols,
 ) -> (
-    Vec<(&str, Referrer)>,
+    Vec<(&'p str, Referrer)>,
     Vec<(String, (String, String))>,
     Vec<u32>,
 ) {
@@ -169,7 +172,7 @@ fn page_part(
             },
         ));
     }
-    (refs, chapter_previews(p), terms)
+    (refs, chapter_previews(p, syms), terms)
 }
 
 /// One language's part of [`Reading`]: its language, "Referenced by" lists, previews, terms too
@@ -189,9 +192,15 @@ impl Reading {
     /// "Referenced by" lists under other chapters' headings and on the print view) or which
     /// terms are too common to link (every page): then only a full rebuild is right, and what
     /// is left here is not to be used.
-    pub fn replace_chapter(&mut self, lang: &str, old: &ChapterPage, new: &ChapterPage) -> bool {
-        let (old_refs, old_previews, old_terms) = page_part(old);
-        let (new_refs, new_previews, new_terms) = page_part(new);
+    pub fn replace_chapter(
+        &mut self,
+        lang: &str,
+        old: &ChapterPage,
+        new: &ChapterPage,
+        syms: &Symbols,
+    ) -> bool {
+        let (old_refs, old_previews, old_terms) = page_part(old, syms);
+        let (new_refs, new_previews, new_terms) = page_part(new, syms);
         let previews = self.previews.entry(lang.to_string()).or_default();
         for (n, _) in old_previews {
             previews.remove(&n);
@@ -231,6 +240,7 @@ impl Reading {
     pub fn gather(
         terms: BTreeMap<String, TermMatcher>,
         pages: &BTreeMap<String, Vec<ChapterPage>>,
+        symbols: &BTreeMap<String, Symbols>,
     ) -> Reading {
         let mut r = Reading {
             terms,
@@ -238,7 +248,10 @@ impl Reading {
         };
         let parts: Vec<LangPart> = pages
             .par_iter()
-            .map(|(lang, pages)| r.gather_lang(lang, pages))
+            .map(|(lang, pages)| {
+                let none = Symbols::default();
+                r.gather_lang(lang, pages, symbols.get(lang).unwrap_or(&none))
+            })
             .collect();
         for (lang, refby, previews, common, used) in parts {
             r.referenced_by.insert(lang.clone(), refby);
@@ -251,7 +264,7 @@ impl Reading {
         r
     }
 
-    fn gather_lang(&self, lang: &str, pages: &[ChapterPage]) -> LangPart {
+    fn gather_lang(&self, lang: &str, pages: &[ChapterPage], syms: &Symbols) -> LangPart {
         let lang = lang.to_string();
         {
             // Each page's part on all cores: the references it makes (target, referrer), its
@@ -262,7 +275,7 @@ impl Reading {
                 Vec<(String, (String, String))>,
                 Vec<u32>,
             );
-            let parts: Vec<PagePart<'_>> = pages.par_iter().map(page_part).collect();
+            let parts: Vec<PagePart<'_>> = pages.par_iter().map(|p| page_part(p, syms)).collect();
             let sections: usize = pages.iter().map(|p| 1 + p.prepared.headings.len()).sum();
             let mut used: FxHashMap<u32, usize> = FxHashMap::default();
             let mut refs: FxHashMap<&str, Vec<Referrer>> = FxHashMap::default();

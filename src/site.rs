@@ -305,7 +305,7 @@ fn load_inner(
     // The reading aids are gathered beside the section index and the glossary: making the
     // index is mostly one thread's work, and the reading aids take one thread a language.
     let (reading, (sections, chapter_map, order, glossary_html)) = rayon::join(
-        || Reading::gather(terms, &pages),
+        || Reading::gather(terms, &pages, &symbols),
         || {
             let (sections, chapter_map) = index_sections(&config, &pages, &site_root, diags);
             // Reading order: the order of the first language that has each chapter, merged by weight.

@@ -1741,3 +1741,26 @@ fn glossary_tooltips_are_split_over_files_each_term_in_the_file_its_anchor_picks
         "files of a few KB each"
     );
 }
+
+/// A section's preview (the card of a cross-link to it) shows its symbols as their words, as
+/// search results do: the card of the default site's 12.2.0 read `:side: 1
+/// :ceremonial-power: : Choose…`.
+#[test]
+fn section_previews_show_symbols_as_words() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\n## 1.1.0 Pay :side:\n\n:side: 1 :ceremonial-power: : Choose an ally.\n\n## 1.2.0 Other\n\nSee 1.1.0.\n",
+        ),
+    ]);
+    build_ok(d.path());
+    let previews = std::fs::read_to_string(d.path().join("public/en/s/p0.js")).unwrap();
+    assert!(
+        previews.contains(
+            r#""1.1.0":["Pay Side action","Side action 1 Ceremonial power : Choose an ally."]"#
+        ),
+        "{previews}"
+    );
+    assert!(!previews.contains(":side:"), "{previews}");
+}

@@ -237,7 +237,8 @@ impl Live {
             if let Some(slot) = self.site.pages.get_mut(&lang).and_then(|v| v.get_mut(i)) {
                 // references made or removed, or a term now too common to link (or no longer):
                 // other chapters' pages change too
-                if !self.site.reading.replace_chapter(&lang, slot, &page) {
+                let syms = self.site.symbols.get(&lang).cloned().unwrap_or_default();
+                if !self.site.reading.replace_chapter(&lang, slot, &page, &syms) {
                     return Ok(None);
                 }
                 *slot = page;
