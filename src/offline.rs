@@ -22,6 +22,12 @@ use crate::output::write_file;
 /// online work offline.
 pub const OFFLINE_INDEX_BYTES: u64 = 2 * 1024 * 1024;
 
+/// The most the reading aids' files of a site (glossary tooltips and section previews, every
+/// language's) may come to for the worker to keep them all on the first visit, so that cards
+/// open offline too; the default content's are about 0.2 MB. Of a larger site, those a reader
+/// opened online are kept.
+pub const OFFLINE_AIDS_BYTES: u64 = 1024 * 1024;
+
 /// The folders whose files the worker serves from its cache first (`static/js/sw.js`).
 const CACHED_FIRST: [&str; 2] = ["static", "media"];
 
@@ -78,7 +84,13 @@ pub fn write_service_worker(
     let template = site.theme.read_static("js/sw.js", f).map_err(io)?;
     let version = format!("{:016x}", index.value().wrapping_add(files.value()));
     let offline = offline_index(dir);
-    write_file(dir, "sw.js", &service_worker(&template, &version, &offline)).map_err(io)?;
+    let aids = offline_aids(site, dir);
+    write_file(
+        dir,
+        "sw.js",
+        &service_worker(&template, &version, &offline, &aids),
+    )
+    .map_err(io)?;
     Ok(true)
 }
 
@@ -91,12 +103,20 @@ fn rel_path(dir: &Path, path: &Path) -> String {
 }
 
 /// The service worker: the theme's `js/sw.js` with the version on top, so a rebuilt site whose
-/// cached files changed has a new worker, which drops the old caches.
-pub fn service_worker(template: &[u8], version: &str, search_files: &[String]) -> Vec<u8> {
+/// cached files changed has a new worker, which drops the old caches; and the files it keeps
+/// on the first visit: the search index's and the reading aids', when they are small enough.
+pub fn service_worker(
+    template: &[u8],
+    version: &str,
+    search_files: &[String],
+    aid_files: &[String],
+) -> Vec<u8> {
     let mut out = format!("var RULEBOOK_VERSION = {version:?};\n").into_bytes();
+    // lists of plain relative paths: serialising them cannot fail
     out.extend_from_slice(b"var RULEBOOK_SEARCH_FILES = ");
-    // a list of plain relative paths: serialising it cannot fail
     let _ = serde_json::to_writer(&mut out, search_files);
+    out.extend_from_slice(b";\nvar RULEBOOK_AID_FILES = ");
+    let _ = serde_json::to_writer(&mut out, aid_files);
     out.extend_from_slice(b";\n");
     out.extend_from_slice(template);
     out
@@ -117,6 +137,29 @@ fn offline_index(dir: &Path) -> Vec<String> {
             return Vec::new();
         }
         files.push(rel_path(dir, e.path()));
+    }
+    files
+}
+
+/// Every tooltip and preview file of the site (paths from the site root), when they come to at
+/// most [`OFFLINE_AIDS_BYTES`]; empty otherwise.
+fn offline_aids(site: &crate::site::Site, dir: &Path) -> Vec<String> {
+    use crate::reading_pages as rp;
+    let mut files = Vec::new();
+    for lang in &site.config.languages {
+        files.extend((0..rp::terms_file_count(site)).map(|k| rp::terms_file_path(lang, k)));
+        files.extend((0..rp::preview_file_count(site)).map(|k| rp::preview_file_path(lang, k)));
+    }
+    let mut bytes = 0;
+    files.retain(|f| match std::fs::metadata(dir.join(f)) {
+        Ok(m) => {
+            bytes += m.len();
+            true
+        }
+        Err(_) => false,
+    });
+    if bytes > OFFLINE_AIDS_BYTES {
+        files.clear();
     }
     files
 }

@@ -990,12 +990,16 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
 #[test]
 fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     let chapter = |lang: &str, t: &str| {
-        format!("---\nid: a\ntitle: {t}\n---\n\n## 1.1.0 {t} one\n\n{t} text ({lang}).\n\n## 1.1.1 {t} two\n\nMore {t}.\n")
+        format!("---\nid: a\ntitle: {t}\n---\n\n## 1.1.0 {t} one\n\n{t} text ({lang}). A quokka, see 1.1.1.\n\n## 1.1.1 {t} two\n\nMore {t}.\n")
     };
     let make = |word: &str| {
         site(&[
             ("content/site.yaml", SITE_YAML),
             ("content/en/a.md", &chapter("en", word)),
+            (
+                "content/en/glossary.json",
+                r#"{"Quokka": "A small animal."}"#,
+            ),
             ("content/uk/a.md", &chapter("uk", "Слово")),
         ])
     };
@@ -1079,6 +1083,22 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     // another number on the short addresses' page, which sends the reader to the section
     shows(&b, &format!("{one_url}en/s/?1.1.1"), "More Alpha.");
     shows(&b, &format!("{}two/en/a/", server.url), "Beta text (en).");
+    // a small site's glossary cards and section previews came with the worker: they open
+    // offline though none was opened online
+    let card = |b: &Browser, link: &str| {
+        b.hover(link);
+        b.wait_until(
+            "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.textContent",
+            10,
+            link,
+        )
+    };
+    b.goto(&format!("{one_url}en/a/"));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    let term = card(&b, "article a.gl");
+    assert!(term.as_str().unwrap().contains("A small animal."), "{term}");
+    let preview = card(&b, "article a.xref");
+    assert!(preview.as_str().unwrap().contains("More"), "{preview}");
     // the site's address: its page, loaded before any worker, sends the reader on
     b.goto(&one_url);
     b.wait_until(

@@ -10,7 +10,7 @@
  *   build's cache.
  * - the pages read: kept across builds, or every new build took away every page a reader
  *   had kept for offline use. They are asked of the network first, so online they are new. */
-/* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES */
+/* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES, RULEBOOK_AID_FILES */
 "use strict";
 var PREFIX = "rulebook " + self.registration.scope + " ";
 var CACHE = PREFIX + RULEBOOK_VERSION;
@@ -39,11 +39,16 @@ self.addEventListener("install", function (e) {
     }));
     // The pages open now were loaded before any worker saw them (the first visit's): kept
     // too, or the page read first is the one page that does not open offline. So is the
-    // site's own address, whose page sends the reader on before a worker is there.
+    // site's own address, whose page sends the reader on before a worker is there; and, on a
+    // small site, every file of glossary cards and section previews (RULEBOOK_AID_FILES,
+    // src/offline.rs OFFLINE_AIDS_BYTES), so that cards open offline too.
+    var aids = (typeof RULEBOOK_AID_FILES === "undefined" ? [] : RULEBOOK_AID_FILES).map(function (u) {
+      return new URL(u, self.registration.scope).href;
+    });
     var open = self.clients.matchAll({ includeUncontrolled: true, type: "window" }).then(function (list) {
       var urls = list.map(function (w) { return w.url; }).filter(function (u) {
         return u.indexOf(self.registration.scope) === 0;
-      }).concat([self.registration.scope]);
+      }).concat([self.registration.scope], aids);
       return Promise.all(urls.map(function (u) {
         return fetch(u).then(function (res) {
           if (res.ok && !res.redirected) return c[1].put(pageKey(u), res);
