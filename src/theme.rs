@@ -272,6 +272,63 @@ fn check_string_types(
     }
 }
 
+/// The `{name}` placeholders of a UI string (`Results: {n}`).
+fn placeholders_in(text: &str) -> impl Iterator<Item = &str> {
+    text.split('{').skip(1).filter_map(|rest| {
+        let name = rest.split('}').next().filter(|_| rest.contains('}'))?;
+        (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .then_some(name)
+    })
+}
+
+/// Warns of a placeholder in a site's UI string that the theme does not fill in (`{lnag}` for
+/// `{lang}`): it would be shown to readers as written, and nothing else said so.
+fn check_placeholders(
+    v: &serde_json::Value,
+    text: &str,
+    shown: &Path,
+    known: &BTreeMap<String, std::collections::BTreeSet<String>>,
+    diags: &mut Diagnostics,
+) {
+    let Some(map) = v.as_object() else { return };
+    for (key, value) in map {
+        let (Some(own), Some(filled)) = (value.as_str(), known.get(key)) else {
+            continue;
+        };
+        for name in placeholders_in(own) {
+            if filled.contains(name) {
+                continue;
+            }
+            let line = text
+                .lines()
+                .position(|l| crate::load::front_matter_key(l).as_deref() == Some(key.as_str()))
+                .map_or(1, |i| i + 1);
+            let what = match filled.len() {
+                0 => format!("`{key}` has no placeholders"),
+                _ => format!(
+                    "`{key}` fills in {}",
+                    filled
+                        .iter()
+                        .map(|f| format!("`{{{f}}}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            let hint = near_key(name, filled.iter().map(String::as_str))
+                .map(|n| format!("; did you mean `{{{n}}}`?"))
+                .unwrap_or_default();
+            diags.push(Diagnostic::warning(
+                "i18n",
+                shown,
+                line,
+                format!(
+                    "`{{{name}}}` is not filled in and will be shown as written ({what}){hint}"
+                ),
+            ));
+        }
+    }
+}
+
 impl Theme {
     /// The ids the theme itself gives elements of a chapter page (`main`, `search-input`, and
     /// the one `reading.js` makes): a heading must not take one, or the skip link, the search
@@ -378,6 +435,19 @@ impl Theme {
             .filter_map(|v| v.as_object())
             .flat_map(|m| m.keys().cloned())
             .collect();
+        // what each string of the theme's has filled in (`{n}`, `{lang}`)
+        let mut placeholders: BTreeMap<String, std::collections::BTreeSet<String>> =
+            BTreeMap::new();
+        for m in embedded_strings.values().filter_map(|v| v.as_object()) {
+            for (key, value) in m {
+                if let Some(text) = value.as_str() {
+                    placeholders
+                        .entry(key.clone())
+                        .or_default()
+                        .extend(placeholders_in(text).map(str::to_string));
+                }
+            }
+        }
         let walk_i18n = stays_inside(&site_root.join("i18n"), &canon_root, site_root, diags);
         // What a language without strings of its own borrows: English, the language most
         // readers of another one can follow, else the site's first language that has them.
@@ -395,11 +465,15 @@ impl Theme {
             let mut named = v.is_some();
             let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
             let readable = walk_i18n && stays_inside(&site_file, &canon_root, site_root, diags);
-            if let Some(bytes) = readable.then(|| std::fs::read(&site_file).ok()).flatten() {
+            let site_bytes = readable.then(|| std::fs::read(&site_file).ok()).flatten();
+            // a file that is there but could not be read as strings has said so itself
+            let had_file = site_bytes.is_some();
+            if let Some(bytes) = site_bytes {
                 let shown = display_path(&site_file, site_root);
                 if let Some(text) = crate::load::decode(bytes, &shown, diags) {
                     if let Some(mut site_v) = parse_strings(&text, &shown, diags) {
                         check_string_types(&mut site_v, &text, &shown, &known, diags);
+                        check_placeholders(&site_v, &text, &shown, &placeholders, diags);
                         named |= site_v.get("language_name").is_some_and(|n| n.is_string());
                         match &mut v {
                             Some(base) => merge(base, site_v),
@@ -423,15 +497,17 @@ impl Theme {
                 None => {
                     // No strings for this language anywhere: borrow the fallback's, and say
                     // so, rather than showing raw keys to readers.
-                    diags.push(Diagnostic::warning(
-                        "i18n",
-                        format!("i18n/{lang}.yaml"),
-                        0,
-                        format!(
+                    if !had_file {
+                        diags.push(Diagnostic::warning(
+                            "i18n",
+                            format!("i18n/{lang}.yaml"),
+                            0,
+                            format!(
                             "no UI strings for `{lang}`; add i18n/{lang}.yaml (using {} for now)",
                             fallback.map(|f| f.0.as_str()).unwrap_or("keys")
                         ),
-                    ));
+                        ));
+                    }
                     fallback
                         .map(|f| f.1.clone())
                         .unwrap_or(serde_json::Value::Object(Default::default()))
@@ -649,6 +725,41 @@ fn quoted_after<'s>(src: &'s str, prefix: &'s str) -> impl Iterator<Item = Strin
         let rest = &src[at + prefix.len()..];
         rest.find('"').map(|end| rest[..end].to_string())
     })
+}
+
+#[cfg(test)]
+mod placeholder_tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_names_in_braces() {
+        let found: Vec<&str> = placeholders_in("a {n} b {lang} {} {x y} {unclosed").collect();
+        assert_eq!(found, ["n", "lang"]);
+    }
+
+    #[test]
+    fn a_placeholder_the_theme_does_not_fill_in_is_named_with_its_line() {
+        let text = "contents: Inhalt\nnot_translated_text: \"Nicht übersetzt ({lnag})\"\nsearch_found: \"{n} Treffer\"\n";
+        let v =
+            parse_strings(text, Path::new("i18n/de.yaml"), &mut Diagnostics::default()).unwrap();
+        let mut known = BTreeMap::new();
+        known.insert(
+            "not_translated_text".to_string(),
+            ["lang".to_string()].into(),
+        );
+        known.insert("search_found".to_string(), ["n".to_string()].into());
+        known.insert("contents".to_string(), Default::default());
+        let mut d = Diagnostics::default();
+        check_placeholders(&v, text, Path::new("i18n/de.yaml"), &known, &mut d);
+        let said: Vec<String> = d.items.iter().map(|x| x.to_string()).collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].contains("i18n/de.yaml:2:")
+                && said[0].contains("`{lnag}` is not filled in")
+                && said[0].contains("did you mean `{lang}`?"),
+            "{said:?}"
+        );
+    }
 }
 
 #[cfg(test)]
