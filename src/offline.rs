@@ -141,14 +141,15 @@ fn offline_index(dir: &Path) -> Vec<String> {
     files
 }
 
-/// Every tooltip and preview file of the site (paths from the site root), when they come to at
-/// most [`OFFLINE_AIDS_BYTES`]; empty otherwise.
+/// Every tooltip, preview and short-address file of the site (paths from the site root), when
+/// they come to at most [`OFFLINE_AIDS_BYTES`]; empty otherwise.
 fn offline_aids(site: &crate::site::Site, dir: &Path) -> Vec<String> {
     use crate::reading_pages as rp;
     let mut files = Vec::new();
     for lang in &site.config.languages {
         files.extend((0..rp::terms_file_count(site)).map(|k| rp::terms_file_path(lang, k)));
         files.extend((0..rp::preview_file_count(site)).map(|k| rp::preview_file_path(lang, k)));
+        files.extend((0..rp::short_file_count(site)).map(|k| rp::short_file_path(lang, k)));
     }
     let mut bytes = 0;
     files.retain(|f| match std::fs::metadata(dir.join(f)) {

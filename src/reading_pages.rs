@@ -345,20 +345,48 @@ pub fn terms_files(site: &Site, lang: &str) -> Vec<(String, String)> {
 /// line as `base.html`'s, for the one page the templates do not make.
 const THEME_CHOICE: &str = r#"<script>try{var m=localStorage.getItem("rulebook-theme");if(m)document.documentElement.dataset.theme=m}catch(e){}</script>"#;
 
-/// `<lang>/s/index.html`: the short address of every section. `s/?7.1.0` (and `s/7.1.0/`, which
-/// `404.html` forwards here) goes to the section; an unknown number shows a form to type one.
-/// One page per language, not one per section: tens of thousands of tiny files would cost more
-/// to write and to publish than this page's table.
-pub fn short_page(site: &Site, lang: &str) -> String {
+/// Section numbers per file of the short addresses' table, on average: a file is then a few
+/// tens of kilobytes. (The whole table in the page was 471 KB at 2,000 chapters, read to send
+/// the reader on to one section.)
+const NUMBERS_PER_SHORT_FILE: usize = 2048;
+
+/// How many files the short addresses' table of each language is split over.
+pub fn short_file_count(site: &Site) -> usize {
+    (site.sections.numbers().len())
+        .div_ceil(NUMBERS_PER_SHORT_FILE)
+        .max(1)
+}
+
+/// What a number is filed under in the short addresses' table: its first part (`7` of
+/// `7.1.0`), so the numbers of one chapter, which mostly share it, are in one file, and the
+/// file names the chapter's page once (hashed whole, the numbers of 2,000 chapters took 1.1 MB
+/// in files of 55 KB, each naming most pages).
+pub fn short_key(number: &str) -> &str {
+    number.split('.').next().unwrap_or(number)
+}
+
+/// Where file `k` of the short addresses' table of `lang` is written, below the output root.
+pub fn short_file_path(lang: &str, k: usize) -> String {
+    format!("{lang}/s/n{k}.js")
+}
+
+/// The short addresses' table of `lang`, in [`short_file_count`] files (`<lang>/s/n<k>.js`),
+/// each number in the file its first part hashes to ([`short_key`], [`hashed_file`]):
+/// `(path, script)`. A file registers
+/// `RulebookShort["<lang>/<k>"] = {"uk/id":["7.1.0",…],…}`, each target page with its numbers
+/// (the numbers are the bulk of it).
+pub fn short_files(site: &Site, lang: &str) -> Vec<(String, String)> {
     let resolver = site.resolver();
-    // target page → its section numbers: the numbers are the bulk of the table
-    let numbers = site.sections.numbers();
+    let count = short_file_count(site);
     // each page's address made once, not once per number (tens of thousands of them), and
     // the pages sorted by it as a map keyed by the address would keep them
-    let mut slot: rustc_hash::FxHashMap<(&str, &str), usize> = Default::default();
-    let mut by_page: Vec<(String, Vec<&str>)> = Vec::new();
-    for &n in &numbers {
+    let mut files: Vec<(
+        rustc_hash::FxHashMap<(&str, &str), usize>,
+        Vec<(String, Vec<&str>)>,
+    )> = vec![Default::default(); count];
+    for n in site.sections.numbers() {
         if let Some(page) = resolver.section_page(lang, n) {
+            let (slot, by_page) = &mut files[hashed_file(short_key(n), count)];
             let k = *slot.entry(page).or_insert_with(|| {
                 by_page.push((format!("{}/{}", page.0, page.1), Vec::new()));
                 by_page.len() - 1
@@ -366,7 +394,35 @@ pub fn short_page(site: &Site, lang: &str) -> String {
             by_page[k].1.push(n);
         }
     }
-    by_page.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    files
+        .into_iter()
+        .enumerate()
+        .map(|(k, (_, mut by_page))| {
+            by_page.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let mut s = String::from(
+                "/* short section addresses */\n(window.RulebookShort=window.RulebookShort||{})[",
+            );
+            s.push_str(&script_json(&format!("{lang}/{k}")));
+            s.push_str("]=");
+            crate::json::script_map_into(
+                by_page
+                    .iter()
+                    .map(|(page, numbers)| (page.as_str(), numbers.iter().copied())),
+                &mut s,
+            );
+            s.push_str(";\n");
+            (short_file_path(lang, k), s)
+        })
+        .collect()
+}
+
+/// `<lang>/s/index.html`: the short address of every section. `s/?7.1.0` (and `s/7.1.0/`, which
+/// `404.html` forwards here) goes to the section, found in the file of the table the number
+/// hashes to ([`short_files`]); an unknown number shows a form to type one. One page per
+/// language, not one per section: tens of thousands of tiny files would cost more to write
+/// and to publish than a table.
+pub fn short_page(site: &Site, lang: &str) -> String {
+    let numbers = site.sections.numbers();
     let t = |k: &str| escape(&site.theme.string(lang, k));
     // the site's own first section number as the example, not another game's
     // (a section's, `1.1.0`, rather than a chapter's `1.0.0`)
@@ -387,30 +443,43 @@ pub fn short_page(site: &Site, lang: &str) -> String {
         t("section"),
         escape(site.config.title_in(lang)),
     );
-    s.push_str("<script>\n(function () {\n  var pages = ");
-    // `{"uk/id":["7.1.0",…],…}`, as script_json writes such a map: it lists every section
-    crate::json::script_map_into(
-        by_page
-            .iter()
-            .map(|(page, numbers)| (page.as_str(), numbers.iter().copied())),
-        &mut s,
+    let _ = write!(
+        s,
+        "<script>\n(function () {{\n  var lang = {}, count = {};",
+        script_json(&lang),
+        short_file_count(site)
     );
-    s.push_str(r##";
+    s.push_str(r##"
   // a Ukrainian keypad's decimal key types a comma (`7,1,0`), as the search box accepts too
   // a `%` that starts no escape (`?%`) is a number no page has, not an error
   var q = (location.search || location.hash).slice(1);
   try { q = decodeURIComponent(q); } catch (e) {}
   q = q.replace(/^n=/, "").replace(/\+/g, " ").trim().replace(/\s*,\s*/g, ".").replace(/\.$/, "");
   if (!q) return;
-  for (var p in pages) {
-    if (pages[p].indexOf(q) >= 0) {
-      location.replace("../../" + p + "/" + (location.protocol === "file:" ? "index.html" : "") + "#" + q);
-      return;
+  var root = document.documentElement;
+  function missing() { root.removeAttribute("data-looking"); root.setAttribute("data-missing", q); }
+  // the table's file of this number: FNV-1a over the UTF-16 code units of its first part
+  // (reading_pages.rs short_key, hashed_file)
+  var key = q.split(".")[0], h = 0x811c9dc5;
+  for (var i = 0; i < key.length; i++) { h ^= key.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  var k = h % count, s = document.createElement("script");
+  root.setAttribute("data-looking", "");
+  s.src = "n" + k + ".js";
+  s.onload = function () {
+    var pages = (window.RulebookShort || {})[lang + "/" + k] || {};
+    for (var p in pages) {
+      if (pages[p].indexOf(q) >= 0) {
+        location.replace("../../" + p + "/" + (location.protocol === "file:" ? "index.html" : "") + "#" + q);
+        return;
+      }
     }
-  }
-  document.documentElement.setAttribute("data-missing", q);
+    missing();
+  };
+  s.onerror = missing;
+  document.head.appendChild(s);
 })();
 </script>
+<style>html[data-looking] main{visibility:hidden}</style>
 </head>
 <body class="kind-short">
 <main id="main" class="short">

@@ -838,7 +838,7 @@ enum PageJob<'s> {
     Glossary(&'s str),
     /// `<lang>/glossary/terms-<k>.js`: tooltip data.
     Terms(&'s str),
-    /// `<lang>/s/index.html`: short section addresses.
+    /// `<lang>/s/index.html` and its table's files: short section addresses.
     Short(&'s str),
     /// `<lang>/s/p<k>.js`: section previews.
     Previews(&'s str),
@@ -887,10 +887,14 @@ pub fn write_site(
                     vec![(format!("{lang}/glossary/index.html"), r.glossary(lang)?)]
                 }
                 PageJob::Terms(lang) => crate::reading_pages::terms_files(site, lang),
-                PageJob::Short(lang) => vec![(
-                    format!("{lang}/s/index.html"),
-                    crate::reading_pages::short_page(site, lang),
-                )],
+                PageJob::Short(lang) => {
+                    let mut files = crate::reading_pages::short_files(site, lang);
+                    files.push((
+                        format!("{lang}/s/index.html"),
+                        crate::reading_pages::short_page(site, lang),
+                    ));
+                    files
+                }
                 PageJob::Previews(lang) => crate::reading_pages::preview_files(site, lang, None),
                 PageJob::Print(lang) => {
                     // the one page that grows with the whole book: its own line in the timings

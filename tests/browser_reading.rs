@@ -131,6 +131,80 @@ fn cross_link_preview() {
     }
 }
 
+/// On a large site the short addresses' table is split over files, and a number is looked up
+/// in the file its first part hashes to: the page no longer carries every section of the site (471 KB at
+/// 2,000 chapters), and each number, in whichever file, still leads to its section.
+#[test]
+fn short_addresses_of_a_large_site_read_one_file_of_the_table() {
+    let mut files: Vec<(String, String)> = vec![("content/site.yaml".into(), SITE_YAML.into())];
+    for c in 1..=300 {
+        let sections: String = (1..=8)
+            .map(|k| format!("## {c}.{k}.0 Part {k}\n\nText {c} {k}.\n\n"))
+            .collect();
+        files.push((
+            format!("content/en/c{c:03}.md"),
+            format!("---\nid: c{c}\ntitle: \"{c}.0.0 Chapter {c}\"\n---\n\n{sections}"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let d = site(&refs);
+    build_ok(d.path());
+    let public = d.path().join("public");
+    // 2,700 numbers: two files, each number in the one it hashes to, the page without them
+    let table: Vec<String> = (0..2)
+        .map(|k| std::fs::read_to_string(public.join(format!("en/s/n{k}.js"))).unwrap())
+        .collect();
+    assert!(!public.join("en/s/n2.js").exists());
+    let page = std::fs::read_to_string(public.join("en/s/index.html")).unwrap();
+    assert!(
+        !page.contains("\"7.1.0\"") && page.len() < 8 * 1024,
+        "{}",
+        page.len()
+    );
+    let fnv = |s: &str| {
+        let mut h: u32 = 0x811c_9dc5;
+        for u in s.encode_utf16() {
+            h ^= u32::from(u);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+        h as usize
+    };
+    let mut in_each = [None, None];
+    for c in 1..=300 {
+        for k in 0..=8 {
+            let n = format!("{c}.{k}.0");
+            let f = fnv(&c.to_string()) % 2;
+            assert!(table[f].contains(&format!("\"{n}\"")), "{n} not in n{f}.js");
+            assert!(
+                !table[1 - f].contains(&format!("\"{n}\"")),
+                "{n} in n{}.js too",
+                1 - f
+            );
+            in_each[f].get_or_insert(n);
+        }
+    }
+    let server = StaticServer::start(&public, "/");
+    let b = Browser::start(1000, 800);
+    for n in in_each.iter().flatten() {
+        let c = n.split('.').next().unwrap();
+        b.goto(&format!("{}en/s/?{n}", server.url));
+        b.wait_until(
+            &format!("return location.pathname === '/en/c{c}/' && location.hash === '#{n}'"),
+            10,
+            n,
+        );
+    }
+    b.goto(&format!("{}en/s/?301.1.0", server.url));
+    b.wait_until(
+        "return document.documentElement.getAttribute('data-missing') === '301.1.0' && getComputedStyle(document.querySelector('main')).visibility === 'visible'",
+        10,
+        "an unknown number, and the form shown",
+    );
+}
+
 #[test]
 fn short_address_leads_to_the_section() {
     let b = Browser::start(1000, 800);
