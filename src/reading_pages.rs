@@ -365,6 +365,13 @@ pub fn short_key(number: &str) -> &str {
     number.split('.').next().unwrap_or(number)
 }
 
+/// One file of the short addresses' table as it is gathered: each target page's place in the
+/// list, and the list of pages (address, numbers).
+type ShortFile<'s> = (
+    rustc_hash::FxHashMap<(&'s str, &'s str), usize>,
+    Vec<(String, Vec<&'s str>)>,
+);
+
 /// Where file `k` of the short addresses' table of `lang` is written, below the output root.
 pub fn short_file_path(lang: &str, k: usize) -> String {
     format!("{lang}/s/n{k}.js")
@@ -380,10 +387,7 @@ pub fn short_files(site: &Site, lang: &str) -> Vec<(String, String)> {
     let count = short_file_count(site);
     // each page's address made once, not once per number (tens of thousands of them), and
     // the pages sorted by it as a map keyed by the address would keep them
-    let mut files: Vec<(
-        rustc_hash::FxHashMap<(&str, &str), usize>,
-        Vec<(String, Vec<&str>)>,
-    )> = vec![Default::default(); count];
+    let mut files: Vec<ShortFile<'_>> = vec![Default::default(); count];
     for n in site.sections.numbers() {
         if let Some(page) = resolver.section_page(lang, n) {
             let (slot, by_page) = &mut files[hashed_file(short_key(n), count)];
