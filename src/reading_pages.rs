@@ -197,16 +197,21 @@ pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(St
         .enumerate()
         .filter(|(k, _)| key(*k))
         .map(|(k, map)| {
-            let mut s = String::from(
-                "/* section previews */\n(window.RulebookPreviews=window.RulebookPreviews||{})[",
-            );
-            s.push_str(&script_json(&format!("{lang}/{k}")));
-            s.push_str("]=");
+            let mut s = data_script("section previews", "RulebookPreviews", lang, k);
             tips_json(map.iter().map(|(k, t)| (*k, t)), &mut s);
             s.push_str(";\n");
             (preview_file_path(lang, k), s)
         })
         .collect()
+}
+
+/// The start of data file `k` of `lang`, up to the data: a script that registers it as
+/// `window[name]["<lang>/<k>"]` (`reading.js` `withData`), with what it holds in a comment.
+fn data_script(what: &str, name: &str, lang: &str, k: usize) -> String {
+    let mut s = format!("/* {what} */\n(window.{name}=window.{name}||{{}})[");
+    s.push_str(&script_json(&format!("{lang}/{k}")));
+    s.push_str("]=");
+    s
 }
 
 /// A tooltip's texts, as a JSON array, and after them the language they are in when it is not
@@ -329,11 +334,7 @@ pub fn terms_files(site: &Site, lang: &str) -> Vec<(String, String)> {
         .iter()
         .enumerate()
         .map(|(k, tips)| {
-            let mut s = String::from(
-                "/* glossary terms for tooltips */\n(window.RulebookTerms=window.RulebookTerms||{})[",
-            );
-            s.push_str(&script_json(&format!("{lang}/{k}")));
-            s.push_str("]=");
+            let mut s = data_script("glossary terms for tooltips", "RulebookTerms", lang, k);
             tips_json(tips.iter().map(|(k, t)| (*k, t)), &mut s);
             s.push_str(";\n");
             (terms_file_path(lang, k), s)
@@ -403,11 +404,7 @@ pub fn short_files(site: &Site, lang: &str) -> Vec<(String, String)> {
         .enumerate()
         .map(|(k, (_, mut by_page))| {
             by_page.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let mut s = String::from(
-                "/* short section addresses */\n(window.RulebookShort=window.RulebookShort||{})[",
-            );
-            s.push_str(&script_json(&format!("{lang}/{k}")));
-            s.push_str("]=");
+            let mut s = data_script("short section addresses", "RulebookShort", lang, k);
             crate::json::script_map_into(
                 by_page
                     .iter()

@@ -164,19 +164,11 @@ fn short_addresses_of_a_large_site_read_one_file_of_the_table() {
         "{}",
         page.len()
     );
-    let fnv = |s: &str| {
-        let mut h: u32 = 0x811c_9dc5;
-        for u in s.encode_utf16() {
-            h ^= u32::from(u);
-            h = h.wrapping_mul(0x0100_0193);
-        }
-        h as usize
-    };
     let mut in_each = [None, None];
     for c in 1..=300 {
         for k in 0..=8 {
             let n = format!("{c}.{k}.0");
-            let f = fnv(&c.to_string()) % 2;
+            let f = hashed_file(&c.to_string(), 2);
             assert!(table[f].contains(&format!("\"{n}\"")), "{n} not in n{f}.js");
             assert!(
                 !table[1 - f].contains(&format!("\"{n}\"")),

@@ -1716,19 +1716,11 @@ fn glossary_tooltips_are_split_over_files_each_term_in_the_file_its_anchor_picks
     let files: Vec<String> = (0..count)
         .map(|k| std::fs::read_to_string(public.join(format!("en/glossary/terms-{k}.js"))).unwrap())
         .collect();
-    let fnv = |s: &str| {
-        let mut h: u32 = 0x811c_9dc5;
-        for u in s.encode_utf16() {
-            h ^= u32::from(u);
-            h = h.wrapping_mul(0x0100_0193);
-        }
-        h as usize
-    };
     let links = attrs(&doc, "article a.gl", "href");
     assert!(links.len() >= 5, "{links:?}");
     for href in links {
         let anchor = href.split('#').nth(1).unwrap();
-        let k = fnv(anchor) % count;
+        let k = hashed_file(anchor, count);
         let key = format!("\"{anchor}\":[");
         assert!(files[k].contains(&format!("[\"en/{k}\"]=")), "file {k}");
         assert!(files[k].contains(&key), "{anchor} is not in file {k}");

@@ -347,3 +347,15 @@ pub fn search_json(site: &Path, args: &[&str]) -> Vec<serde_json::Value> {
         .expect("an array")
         .clone()
 }
+
+/// Which of `files` files the build puts what is filed under `key` in (a glossary entry's
+/// tooltip, a number's short address): FNV-1a over the key's UTF-16 code units, as
+/// `reading.js` computes it, written again here so a test checks both against a third.
+pub fn hashed_file(key: &str, files: usize) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    for u in key.encode_utf16() {
+        h ^= u32::from(u);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h as usize % files
+}
