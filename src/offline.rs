@@ -147,9 +147,11 @@ fn offline_aids(site: &crate::site::Site, dir: &Path) -> Vec<String> {
     use crate::reading_pages as rp;
     let mut files = Vec::new();
     for lang in &site.config.languages {
-        files.extend((0..rp::terms_file_count(site)).map(|k| rp::terms_file_path(lang, k)));
-        files.extend((0..rp::preview_file_count(site)).map(|k| rp::preview_file_path(lang, k)));
-        files.extend((0..rp::short_file_count(site)).map(|k| rp::short_file_path(lang, k)));
+        let (terms, previews) = (rp::terms_file_count(site), rp::preview_file_count(site));
+        let short = rp::short_file_count(site);
+        files.extend((0..terms).map(|k| rp::terms_file_path(lang, k, terms)));
+        files.extend((0..previews).map(|k| rp::preview_file_path(lang, k, previews)));
+        files.extend((0..short).map(|k| rp::short_file_path(lang, k, short)));
     }
     let mut bytes = 0;
     files.retain(|f| match std::fs::metadata(dir.join(f)) {

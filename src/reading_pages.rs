@@ -1,12 +1,12 @@
 //! The files and page fragments of the reading aids: glossary links and their tooltip data,
 //! "Referenced by" lists, cross-link previews, and the short section addresses (`/uk/s/7.1.0/`).
 //!
-//! Tooltip data is split over a few scripts per language (`<lang>/glossary/terms-<k>.js`, each
+//! Tooltip data is split over a few scripts per language (`<lang>/glossary/terms-<k>-of-<count>.js`, each
 //! holding the entries whose anchors hash to it), loaded by the page the first time a term of
 //! theirs is hovered, focused or tapped, so no page carries copies of definitions and it works
 //! from `file://` (a script tag, unlike `fetch`, may load a local file). Previews of sections
 //! load the same way, from files that each hold the previews of a group of chapters
-//! (`<lang>/s/p<k>.js`): a page carries none, and each preview is written once per language.
+//! (`<lang>/s/p<k>-of-<count>.js`): a page carries none, and each preview is written once per language.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -163,10 +163,15 @@ pub fn hashed_file(key: &str, files: usize) -> usize {
     (h as usize) % files.max(1)
 }
 
-/// Where preview file `k` of `lang` is written, below the output root. Beside the short
-/// section addresses (`<lang>/s/`): a folder no chapter id may take.
-pub fn preview_file_path(lang: &str, k: usize) -> String {
-    format!("{lang}/s/p{k}.js")
+/// Where preview file `k` of the `count` of `lang` is written, below the output root. Beside
+/// the short section addresses (`<lang>/s/`): a folder no chapter id may take.
+///
+/// The name carries the count, as the names of every file split by [`hashed_file`] do: a page
+/// a reader kept offline from an earlier build, split over another count, asks for the files
+/// of its own split (kept with it), not for a file of the new split under the old name, which
+/// has another part of the entries.
+pub fn preview_file_path(lang: &str, k: usize, count: usize) -> String {
+    format!("{lang}/s/p{k}-of-{count}.js")
 }
 
 /// The preview files of one reader language, or only those numbered in `only`:
@@ -200,7 +205,7 @@ pub fn preview_files(site: &Site, lang: &str, only: Option<&[usize]>) -> Vec<(St
             let mut s = data_script("section previews", "RulebookPreviews", lang, k);
             tips_json(map.iter().map(|(k, t)| (*k, t)), &mut s);
             s.push_str(";\n");
-            (preview_file_path(lang, k), s)
+            (preview_file_path(lang, k, count), s)
         })
         .collect()
 }
@@ -272,9 +277,10 @@ pub fn terms_file_count(site: &Site) -> usize {
     most.div_ceil(ENTRIES_PER_TERMS_FILE).max(1)
 }
 
-/// Where tooltip file `k` of `lang` is written, below the output root.
-pub fn terms_file_path(lang: &str, k: usize) -> String {
-    format!("{lang}/glossary/terms-{k}.js")
+/// Where tooltip file `k` of the `count` of `lang` is written, below the output root (the
+/// count in the name: [`preview_file_path`]).
+pub fn terms_file_path(lang: &str, k: usize, count: usize) -> String {
+    format!("{lang}/glossary/terms-{k}-of-{count}.js")
 }
 
 /// The tooltip files of `lang`: `(path, script)`. Every entry the language's glossary page
@@ -337,7 +343,7 @@ pub fn terms_files(site: &Site, lang: &str) -> Vec<(String, String)> {
             let mut s = data_script("glossary terms for tooltips", "RulebookTerms", lang, k);
             tips_json(tips.iter().map(|(k, t)| (*k, t)), &mut s);
             s.push_str(";\n");
-            (terms_file_path(lang, k), s)
+            (terms_file_path(lang, k, count), s)
         })
         .collect()
 }
@@ -373,12 +379,13 @@ type ShortFile<'s> = (
     Vec<(String, Vec<&'s str>)>,
 );
 
-/// Where file `k` of the short addresses' table of `lang` is written, below the output root.
-pub fn short_file_path(lang: &str, k: usize) -> String {
-    format!("{lang}/s/n{k}.js")
+/// Where file `k` of the `count` of the short addresses' table of `lang` is written, below the
+/// output root (the count in the name: [`preview_file_path`]).
+pub fn short_file_path(lang: &str, k: usize, count: usize) -> String {
+    format!("{lang}/s/n{k}-of-{count}.js")
 }
 
-/// The short addresses' table of `lang`, in [`short_file_count`] files (`<lang>/s/n<k>.js`),
+/// The short addresses' table of `lang`, in [`short_file_count`] files (`<lang>/s/n<k>-of-<count>.js`),
 /// each number in the file its first part hashes to ([`short_key`], [`hashed_file`]):
 /// `(path, script)`. A file registers
 /// `RulebookShort["<lang>/<k>"] = {"uk/id":["7.1.0",…],…}`, each target page with its numbers
@@ -412,7 +419,7 @@ pub fn short_files(site: &Site, lang: &str) -> Vec<(String, String)> {
                 &mut s,
             );
             s.push_str(";\n");
-            (short_file_path(lang, k), s)
+            (short_file_path(lang, k, count), s)
         })
         .collect()
 }
@@ -465,7 +472,7 @@ pub fn short_page(site: &Site, lang: &str) -> String {
   for (var i = 0; i < key.length; i++) { h ^= key.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
   var k = h % count, s = document.createElement("script");
   root.setAttribute("data-looking", "");
-  s.src = "n" + k + ".js";
+  s.src = "n" + k + "-of-" + count + ".js";
   s.onload = function () {
     var pages = (window.RulebookShort || {})[lang + "/" + k] || {};
     for (var p in pages) {

@@ -836,11 +836,11 @@ pub fn render_samples(site: &Site, tera: Tera, changed: &BTreeSet<String>) -> Ve
 enum PageJob<'s> {
     Index(&'s str),
     Glossary(&'s str),
-    /// `<lang>/glossary/terms-<k>.js`: tooltip data.
+    /// `<lang>/glossary/terms-<k>-of-<count>.js`: tooltip data.
     Terms(&'s str),
     /// `<lang>/s/index.html` and its table's files: short section addresses.
     Short(&'s str),
-    /// `<lang>/s/p<k>.js`: section previews.
+    /// `<lang>/s/p<k>-of-<count>.js`: section previews.
     Previews(&'s str),
     Chapter(&'s str, &'s str, usize),
     /// `<lang>/print/index.html`: every chapter on one page.

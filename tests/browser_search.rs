@@ -176,9 +176,8 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
         "page load",
     );
     let online = search(&b, "phoenixborn");
-    // offline: the server loses every file
-    let gone = dir.path().join("gone");
-    std::fs::rename(&public, &gone).unwrap();
+    // offline
+    server.set_offline(true);
     b.goto(&format!("{}en/", server.url));
     b.wait_until(
         "return document.readyState === 'complete' && document.getElementById('search-input')",
@@ -196,7 +195,7 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
         10,
         "the first page, offline",
     );
-    std::fs::rename(&gone, &public).unwrap();
+    server.set_offline(false);
     assert_eq!(styled, Value::Bool(true));
     assert!(!never.is_empty());
     b.goto(&format!("{}en/", server.url));
@@ -986,7 +985,10 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
 /// new worker dropped every page with the old build's cache), a page asked for with a query
 /// is the page read (`?pair=uk`, every short address), the site's own address opens, and two
 /// sites on one origin (project sites of one GitHub user) leave each other's caches alone
-/// (each worker dropped every `rulebook-` cache but its own).
+/// (each worker dropped every `rulebook-` cache but its own). What the site no longer has is
+/// not kept: a removed chapter read before is "not found" online and offline (the kept copy
+/// was served for it whenever the server said 404), and an earlier rulebook's cache is
+/// dropped only when it is this site's (a site below it, or an empty one, is not).
 #[test]
 fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     let chapter = |lang: &str, t: &str| {
@@ -996,6 +998,10 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
         site(&[
             ("content/site.yaml", SITE_YAML),
             ("content/en/a.md", &chapter("en", word)),
+            (
+                "content/en/b.md",
+                "---\nid: b\ntitle: Bee\nweight: 2\n---\n\n## 2.1.0 Bee\n\nBee text.\n",
+            ),
             (
                 "content/en/glossary.json",
                 r#"{"Quokka": "A small animal."}"#,
@@ -1040,22 +1046,38 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     let one_url = format!("{}one/", server.url);
     visit(&b, &format!("{one_url}en/a/"));
     visit(&b, &format!("{one_url}en/s/?1.1.0"));
+    visit(&b, &format!("{one_url}en/b/"));
     visit(&b, &format!("{}two/en/a/", server.url));
+    // caches of an earlier rulebook: the first site's, a site's below it, an empty one
+    b.js(&format!(
+        "window.__put = null; var o = {one_url:?}; \
+         Promise.all([['rulebook-0a', ['static/js/site.js', 'en/a/']], ['rulebook-0b', ['sub/static/js/site.js', 'sub/en/']], ['rulebook-0c', []]].map(function (c) {{ \
+           return caches.open(c[0]).then(function (k) {{ return Promise.all(c[1].map(function (u) {{ return k.put(o + u, new Response('old')); }})); }}); \
+         }})).then(function () {{ window.__put = true; }}); return null;"
+    ));
+    b.wait_until("return window.__put", 10, "old caches");
     let before = caches(&b);
-    assert_eq!(before.len(), 4, "{before:?}");
-    // a new build of the first site, and a visit that brings its new worker
+    assert_eq!(before.len(), 7, "{before:?}");
+    // a new build of the first site, without chapter b, and a visit that brings its new worker
     write(
         one.path(),
         "content/en/a.md",
         chapter("en", "Gamma").as_bytes(),
     );
+    std::fs::remove_file(one.path().join("content/en/b.md")).unwrap();
     build(one.path(), "one");
     b.goto(&format!("{one_url}en/"));
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let now = caches(&b);
-        if now.len() == 4 && now != before {
+        // the first site's build cache replaced, its old-style cache dropped, the rest kept
+        if !now.iter().any(|k| k == "rulebook-0a") {
+            let kept: Vec<&String> = before.iter().filter(|k| now.contains(k)).collect();
+            assert_eq!(kept.len(), 5, "kept {kept:?} of {before:?}");
+            assert_eq!(now.len(), 6, "{now:?}");
+            assert!(kept.iter().any(|k| *k == "rulebook-0b"), "{now:?}");
+            assert!(kept.iter().any(|k| *k == "rulebook-0c"), "{now:?}");
             break;
         }
         assert!(
@@ -1064,8 +1086,14 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
         );
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
-    // offline: the server loses every file
-    std::fs::rename(&served, root.path().join("gone")).unwrap();
+    // the removed chapter, online: the server's answer, not the copy kept before
+    let gone = format!("{one_url}en/b/");
+    b.goto(&gone);
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
+    let text = b.js("return document.body ? document.body.innerText : ''");
+    assert!(!text.as_str().unwrap().contains("Bee text."), "{text}");
+    // offline
+    server.set_offline(true);
     let shows = |b: &Browser, url: &str, what: &str| {
         b.goto(url);
         let text = b.wait_until(
@@ -1083,22 +1111,34 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     // another number on the short addresses' page, which sends the reader to the section
     shows(&b, &format!("{one_url}en/s/?1.1.1"), "More Alpha.");
     shows(&b, &format!("{}two/en/a/", server.url), "Beta text (en).");
+    // a page not kept is the site's "not found" page, which also sends a short address on
+    b.goto(&gone);
+    let text = b.wait_until(
+        "var n = document.querySelector('.not-found'); return document.readyState === 'complete' && n && document.body.innerText",
+        10,
+        "the not-found page, offline",
+    );
+    assert!(!text.as_str().unwrap().contains("Bee text."), "{text}");
+    shows(&b, &format!("{one_url}en/s/1.1.1/"), "More Alpha.");
     // a small site's glossary cards and section previews came with the worker: they open
     // offline though none was opened online
-    let card = |b: &Browser, link: &str| {
+    // the card open before stays open until the next one is ready: wait for the one asked for
+    let card = |b: &Browser, link: &str, says: &str| {
         b.hover(link);
         b.wait_until(
-            "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.textContent",
+            &format!(
+                "var t = document.getElementById('rb-tip'); return t && !t.hidden && t.textContent.indexOf({}) >= 0",
+                serde_json::to_string(says).unwrap()
+            ),
             10,
-            link,
-        )
+            &format!("the card of {link} saying {says:?}, offline"),
+        );
     };
     b.goto(&format!("{one_url}en/a/"));
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
-    let term = card(&b, "article a.gl");
-    assert!(term.as_str().unwrap().contains("A small animal."), "{term}");
-    let preview = card(&b, "article a.xref");
-    assert!(preview.as_str().unwrap().contains("More"), "{preview}");
+    card(&b, "article a.gl", "A small animal.");
+    // (the cards are the newest build's, which the new worker brought: the page kept is older)
+    card(&b, "article a.xref", "More Gamma.");
     // the site's address: its page, loaded before any worker, sends the reader on
     b.goto(&one_url);
     b.wait_until(

@@ -1714,7 +1714,10 @@ fn glossary_tooltips_are_split_over_files_each_term_in_the_file_its_anchor_picks
     assert_eq!(count, 3, "150 entries, about 64 a file");
     assert!(!public.join("en/glossary/terms.js").exists());
     let files: Vec<String> = (0..count)
-        .map(|k| std::fs::read_to_string(public.join(format!("en/glossary/terms-{k}.js"))).unwrap())
+        .map(|k| {
+            std::fs::read_to_string(public.join(format!("en/glossary/terms-{k}-of-{count}.js")))
+                .unwrap()
+        })
         .collect();
     let links = attrs(&doc, "article a.gl", "href");
     assert!(links.len() >= 5, "{links:?}");
@@ -1747,7 +1750,7 @@ fn section_previews_show_symbols_as_words() {
         ),
     ]);
     build_ok(d.path());
-    let previews = std::fs::read_to_string(d.path().join("public/en/s/p0.js")).unwrap();
+    let previews = std::fs::read_to_string(d.path().join("public/en/s/p0-of-1.js")).unwrap();
     assert!(
         previews.contains(
             r#""1.1.0":["Pay Side action","Side action 1 Ceremonial power : Choose an ally."]"#

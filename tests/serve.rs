@@ -224,7 +224,7 @@ fn an_edit_shows_in_the_served_page() {
     // and its preview is there for the link, in the file the page names (one for a small site)
     let doc = Html::parse_document(&get(&s.addr, "/en/other/").text());
     assert_eq!(attrs(&doc, "article", "data-previews"), ["1"]);
-    let script = get(&s.addr, "/en/s/p0.js").text();
+    let script = get(&s.addr, "/en/s/p0-of-1.js").text();
     let json = script
         .split_once("]=")
         .and_then(|(_, j)| j.trim_end().strip_suffix(';'))

@@ -106,14 +106,15 @@
   }
 
   /* ---- glossary terms: each language's entries are split over a few files
-     (<lang>/glossary/terms-<k>.js); the anchor in a term's link says which file has it ---- */
+     (<lang>/glossary/terms-<k>-of-<count>.js); the anchor in a term's link says which file has it ---- */
   function showTerm(a) {
     var h = a.getAttribute("href") || "", key = decodeURIComponent(h.slice(h.indexOf("#") + 1));
     var l = readerLang(a);
     var art = doc.querySelector("article[data-terms]");
     var count = art ? parseInt(art.getAttribute("data-terms"), 10) : 1;
-    var k = hashedFile(key, count > 0 ? count : 1);
-    withData("RulebookTerms", l + "/" + k, root + l + "/glossary/terms-" + k + ".js", function (terms) {
+    if (!(count > 0)) count = 1;
+    var k = hashedFile(key, count);
+    withData("RulebookTerms", l + "/" + k, root + l + "/glossary/terms-" + k + "-of-" + count + ".js", function (terms) {
       var e = terms[key];
       if (!e || wanted !== a) return;
       show(a, function (t) {
@@ -132,7 +133,7 @@
   }
 
   /* ---- section previews: each language's previews are split by chapter over a few files
-     (<lang>/s/p<k>.js); the chapter named in a link's address says which file has it ---- */
+     (<lang>/s/p<k>-of-<count>.js); the chapter named in a link's address says which file has it ---- */
   function showPreview(a) {
     var art = doc.querySelector("article[data-previews]");
     var count = art ? parseInt(art.getAttribute("data-previews"), 10) : 0;
@@ -146,7 +147,7 @@
       id = decodeURIComponent(parts[parts.length - 2] || "");
     }
     var l = readerLang(a), k = hashedFile(id, count);
-    withData("RulebookPreviews", l + "/" + k, root + l + "/s/p" + k + ".js", function (previews) {
+    withData("RulebookPreviews", l + "/" + k, root + l + "/s/p" + k + "-of-" + count + ".js", function (previews) {
       var p = previews[n];
       if (!p || wanted !== a) return;
       show(a, function (t) {

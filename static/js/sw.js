@@ -16,7 +16,15 @@ var PREFIX = "rulebook " + self.registration.scope + " ";
 var CACHE = PREFIX + RULEBOOK_VERSION;
 var PAGES = PREFIX + "pages";
 var SHELL = ["static/css/style.css", "static/css/search.css", "static/css/reading.css", "static/js/site.js",
-  "static/js/reading.js", "static/js/analyzer.js", "static/js/search.js", "static/favicon.svg", "search/index.js"];
+  "static/js/reading.js", "static/js/analyzer.js", "static/js/search.js", "static/favicon.svg", "search/index.js",
+  "404.html"];
+
+/* A request for `url` that asks the server, not the browser's HTTP cache: a file the server
+ * says is fresh for ten minutes (GitHub Pages) would otherwise be kept from the build before,
+ * in the cache of this build, until the next. */
+function fresh(url) {
+  return new Request(url, { cache: "no-cache" });
+}
 
 /* The key a page is kept under: its address without the query and the fragment. `?pair=en`
  * is the page itself, and every short address (`s/?7.1.0`) is one page that reads its query. */
@@ -35,7 +43,7 @@ self.addEventListener("install", function (e) {
     // as it is read.
     var files = SHELL.concat(typeof RULEBOOK_SEARCH_FILES === "undefined" ? [] : RULEBOOK_SEARCH_FILES);
     var shell = Promise.all(files.map(function (u) {
-      return c[0].add(new URL(u, self.registration.scope)).catch(function () {});
+      return c[0].add(fresh(new URL(u, self.registration.scope).href)).catch(function () {});
     }));
     // The pages open now were loaded before any worker saw them (the first visit's): kept
     // too, or the page read first is the one page that does not open offline. So is the
@@ -50,7 +58,7 @@ self.addEventListener("install", function (e) {
         return u.indexOf(self.registration.scope) === 0;
       }).concat([self.registration.scope], aids);
       return Promise.all(urls.map(function (u) {
-        return fetch(u).then(function (res) {
+        return fetch(fresh(u)).then(function (res) {
           if (res.ok && !res.redirected) return c[1].put(pageKey(u), res);
         }).catch(function () {});
       }));
@@ -60,11 +68,16 @@ self.addEventListener("install", function (e) {
 });
 
 /* Whether a cache of an earlier rulebook (`rulebook-VERSION`, named before caches carried the
- * site's address) is this site's: every file in it is. Another site's is not touched. */
+ * site's address) is this site's: it holds this site's own script, as every such cache of a
+ * site did, and nothing outside the site. Another site's is not touched: a project site
+ * (`/a/`) below a user site (`/`) has every file inside the user site's address too, but not
+ * the user site's script; an empty cache says nothing of whose it is. */
 function oldAndOurs(name) {
   if (!/^rulebook-[0-9a-f]+$/.test(name)) return Promise.resolve(false);
+  var scope = self.registration.scope, own = new URL("static/js/site.js", scope).href;
   return caches.open(name).then(function (c) { return c.keys(); }).then(function (reqs) {
-    return reqs.every(function (r) { return r.url.indexOf(self.registration.scope) === 0; });
+    return reqs.some(function (r) { return r.url === own; }) &&
+      reqs.every(function (r) { return r.url.indexOf(scope) === 0; });
   });
 }
 
@@ -96,10 +109,25 @@ function networkFirst(req) {
     return fetch(req).then(function (res) {
       // a redirect's response cannot answer a navigation from the cache
       if (res.ok && !res.redirected) c.put(key, res.clone());
-      // A server that lost the page (or a captive portal): the copy read before is better.
-      return res.ok ? res : c.match(key).then(function (hit) { return hit || res; });
+      if (res.ok) return res;
+      // A page the site no longer has (a chapter removed or renamed) is gone offline too:
+      // its copy would otherwise be shown for it from now on, the site's answer never again.
+      if (res.status === 404 || res.status === 410) {
+        return c.delete(key).then(function () { return res; });
+      }
+      // A server that fails for a while: the copy read before is better.
+      return c.match(key).then(function (hit) { return hit || res; });
     }).catch(function () {
-      return c.match(key).then(function (hit) { return hit || Response.error(); });
+      return c.match(key).then(function (hit) {
+        if (hit || req.mode !== "navigate") return hit || Response.error();
+        // A page never read, offline: the site's own "not found" page, which also sends a
+        // short address (`uk/s/7.1.0/`) on to the page that reads it.
+        return caches.open(CACHE).then(function (b) {
+          return b.match(new URL("404.html", self.registration.scope).href);
+        }).then(function (nf) {
+          return nf ? new Response(nf.body, { status: 404, headers: nf.headers }) : Response.error();
+        });
+      });
     });
   });
 }

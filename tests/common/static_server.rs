@@ -12,12 +12,15 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use super::percent_decode;
 
 /// Serves `dir` under `prefix` (e.g. `/` or `/repo/`); the threads end with the test process.
 pub struct StaticServer {
     pub url: String,
+    offline: Arc<AtomicBool>,
 }
 
 impl StaticServer {
@@ -25,9 +28,11 @@ impl StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let port = listener.local_addr().unwrap().port();
         let url = format!("http://127.0.0.1:{port}{prefix}");
+        let offline = Arc::new(AtomicBool::new(false));
         let site = Site {
             dir: dir.to_path_buf(),
             prefix: prefix.to_string(),
+            offline: offline.clone(),
         };
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
@@ -35,7 +40,14 @@ impl StaticServer {
                 std::thread::spawn(move || site.connection(stream));
             }
         });
-        StaticServer { url }
+        StaticServer { url, offline }
+    }
+
+    /// The network is gone, or back: while it is gone, every request (on a new connection or
+    /// one kept open) is dropped unanswered, so the browser's `fetch` fails as it does offline.
+    /// (A server that answers 404 is not offline: the site says the page does not exist.)
+    pub fn set_offline(&self, gone: bool) {
+        self.offline.store(gone, Ordering::SeqCst);
     }
 }
 
@@ -43,6 +55,7 @@ impl StaticServer {
 struct Site {
     dir: PathBuf,
     prefix: String,
+    offline: Arc<AtomicBool>,
 }
 
 /// One request's head: the method, the target, and whether the client asked to close.
@@ -65,6 +78,10 @@ impl Site {
         };
         let mut reader = BufReader::new(stream);
         while let Some(head) = read_head(&mut reader) {
+            if self.offline.load(Ordering::SeqCst) {
+                let _ = out.shutdown(std::net::Shutdown::Both);
+                return;
+            }
             let (status, ct, body) = self.answer(&head.target);
             let body: &[u8] = if head.method == "HEAD" { &[] } else { &body };
             let reply = format!(
