@@ -53,12 +53,15 @@ impl Fingerprint {
     }
 }
 
-/// Whether the worker serves the file `rel` (path from the site root) from its cache first,
-/// outside the search index.
+/// Whether the worker keeps the file `rel` (path from the site root) in the build's cache,
+/// outside the search index: the files it serves from that cache first, and `404.html`, its
+/// answer offline for a page not kept. A change to any of them must give the worker a new
+/// version, or returning readers keep the old file.
 pub fn cached_first(rel: &str) -> bool {
-    CACHED_FIRST
-        .iter()
-        .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
+    rel == "404.html"
+        || CACHED_FIRST
+            .iter()
+            .any(|f| rel.strip_prefix(f).is_some_and(|r| r.starts_with('/')))
 }
 
 /// Writes `sw.js` into the site at `dir`, whose search index has the fingerprint `index` and
@@ -178,6 +181,8 @@ mod tests {
         assert!(!cached_first("statics/x.css"));
         assert!(!cached_first("static"));
         assert!(!cached_first("en/static/index.html"));
+        assert!(cached_first("404.html"));
+        assert!(!cached_first("en/404.html"));
     }
 
     #[test]

@@ -19,11 +19,11 @@ var SHELL = ["static/css/style.css", "static/css/search.css", "static/css/readin
   "static/js/reading.js", "static/js/analyzer.js", "static/js/search.js", "static/favicon.svg", "search/index.js",
   "404.html"];
 
-/* A request for `url` that asks the server, not the browser's HTTP cache: a file the server
+/* A request for `req` (an address or a request, never a navigation's) that asks the server, not the browser's HTTP cache: a file the server
  * says is fresh for ten minutes (GitHub Pages) would otherwise be kept from the build before,
  * in the cache of this build, until the next. */
-function fresh(url) {
-  return new Request(url, { cache: "no-cache" });
+function fresh(req) {
+  return new Request(req, { cache: "no-cache" });
 }
 
 /* The key a page is kept under: its address without the query and the fragment. `?pair=en`
@@ -95,7 +95,7 @@ self.addEventListener("activate", function (e) {
 function cacheFirst(req) {
   return caches.open(CACHE).then(function (c) {
     return c.match(req).then(function (hit) {
-      return hit || fetch(req).then(function (res) {
+      return hit || fetch(fresh(req)).then(function (res) {
         if (res.ok) c.put(req, res.clone());
         return res;
       });
