@@ -184,11 +184,15 @@ fn main() -> ExitCode {
             untranslated,
         } => {
             let report = rulebook::check::check(&site, strict);
-            ExitCode::from(rulebook::check::output::print(
+            let (text, code) = rulebook::check::output::render(
                 &report,
                 matches!(format, Format::Json),
                 untranslated,
-            ))
+            );
+            match write_out(&text) {
+                Ok(()) => ExitCode::from(code),
+                Err(e) => e,
+            }
         }
         Command::Translated { site, chapters } => {
             let mut diags = Diagnostics::default();
@@ -244,10 +248,12 @@ fn main() -> ExitCode {
         },
         Command::BenchIncremental { site, runs } => {
             match rulebook::serve::bench_incremental(&site, runs) {
-                Ok(ms) => {
-                    println!("{ms:.1} ms (median of {runs} incremental rebuilds after editing one chapter)");
-                    ExitCode::SUCCESS
-                }
+                Ok(ms) => match write_out(&format!(
+                    "{ms:.1} ms (median of {runs} incremental rebuilds after editing one chapter)\n"
+                )) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => e,
+                },
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::from(1)
@@ -333,6 +339,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes a command's result to standard output. `println!` panics when the stream cannot be
+/// written (`> /dev/full`, a disk that filled up): exit 101 and a backtrace instead of a
+/// message. A closed pipe never gets here; it ends the process ([`rulebook::stop`]).
+fn write_out(text: &str) -> Result<(), ExitCode> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            // standard error may be as unwritable; nothing is left to tell then
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: could not write the result to standard output: {e}"
+            );
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
 /// A query with something to look for: an empty one (or one of white space and control
 /// characters only) is a mistake in the command, not a search that found nothing.
 fn query_arg(q: &str) -> Result<String, String> {
@@ -379,10 +404,10 @@ fn search(
     }
     match result {
         Ok(hits) if json => match serde_json::to_string_pretty(&hits) {
-            Ok(s) => {
-                println!("{s}");
-                ExitCode::SUCCESS
-            }
+            Ok(s) => match write_out(&(s + "\n")) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => e,
+            },
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(2)
@@ -392,8 +417,10 @@ fn search(
             if hits.is_empty() {
                 eprintln!("no results");
             }
-            print!("{}", format_text(&hits));
-            ExitCode::SUCCESS
+            match write_out(&format_text(&hits)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => e,
+            }
         }
         Err(SearchError::Content) => {
             eprintln!(

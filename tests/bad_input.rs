@@ -1158,6 +1158,44 @@ fn a_closed_pipe_ends_a_command_quietly() {
     }
 }
 
+/// A standard output that takes nothing (`> /dev/full`, a disk that filled up) is an error the
+/// command names, with exit 1; `println!` panicked there (exit 101, and a backtrace).
+#[test]
+fn an_unwritable_output_is_an_error_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", EN_A),
+        ("content/uk/01-a.md", UK_A),
+        ("content/en/glossary.json", EN_GLOSSARY),
+    ]);
+    let dir = s.path().to_str().unwrap();
+    for args in [
+        &["search", "guard", "--lang", "en", "--site", dir][..],
+        &["search", "guard", "--lang", "en", "--json", "--site", dir],
+        &["check", "--site", dir],
+        &["check", "--format", "json", "--site", dir],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(bin())
+            .args(args)
+            .stdout(Stdio::from(full))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("could not write the result to standard output"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// The messages of a few mistakes say what the mistake is: a blank line before the front
 /// matter, a site.yaml that is a list (it named a Rust type), and a chapter file whose `.MD`
 /// the build does not read (it was silently left out).

@@ -54,9 +54,13 @@ fn plain(text: &str) -> std::borrow::Cow<'_, str> {
     crate::diag::plain(text, false)
 }
 
-/// Prints the report; returns the exit code: 1 when there are errors, else 0. `untranslated`:
-/// list the text units still in another language, with their lines.
-pub fn print(report: &Report, json: bool, untranslated: bool) -> u8 {
+/// The report as it is printed, and the exit code: 1 when there are errors, else 0.
+/// `untranslated`: list the text units still in another language, with their lines. The caller
+/// writes the text, so a standard output that cannot be written (a full disk, `> /dev/full`)
+/// is an error it reports, not a panic of `println!`.
+pub fn render(report: &Report, json: bool, untranslated: bool) -> (String, u8) {
+    use std::fmt::Write as _;
+    let mut out = String::new();
     let errors = report.diags.count(Severity::Error);
     let warnings = report.diags.count(Severity::Warning);
     if json {
@@ -88,16 +92,21 @@ pub fn print(report: &Report, json: bool, untranslated: bool) -> u8 {
                     .collect()
             }),
         };
-        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&r).unwrap_or_default()
+        );
     } else {
         for d in &report.diags.items {
-            println!("{d}");
+            let _ = writeln!(out, "{d}");
         }
         if !report.drafts.is_empty() {
             let files: Vec<String> = (report.drafts.iter())
                 .map(|p| plain(&shown(p)).into_owned())
                 .collect();
-            println!(
+            let _ = writeln!(
+                out,
                 "\nleft out {} draft chapter file{} (`draft: true`; not checked, and counted \
                  as missing in the coverage below): {}",
                 files.len(),
@@ -106,22 +115,36 @@ pub fn print(report: &Report, json: bool, untranslated: bool) -> u8 {
             );
         }
         if let Some(c) = &report.coverage {
-            println!("\ntranslation coverage (text units in the page's own language):\n");
-            print!("{}", super::coverage::table(c));
+            let _ = writeln!(
+                out,
+                "\ntranslation coverage (text units in the page's own language):\n"
+            );
+            out.push_str(&super::coverage::table(c));
         }
         let n = report.untranslated.len();
         if untranslated {
-            println!("\nstill in another language ({n} text unit{}):", plural(n));
+            let _ = writeln!(
+                out,
+                "\nstill in another language ({n} text unit{}):",
+                plural(n)
+            );
             for u in &report.untranslated {
-                println!("{}:{}: {}", plain(&shown(&u.file)), u.line, plain(&u.text));
+                let _ = writeln!(
+                    out,
+                    "{}:{}: {}",
+                    plain(&shown(&u.file)),
+                    u.line,
+                    plain(&u.text)
+                );
             }
         } else if n > 0 {
-            println!(
+            let _ = writeln!(
+                out,
                 "\n{n} text unit{} still in another language: `rulebook check --untranslated` lists them with their lines",
                 plural(n)
             );
         }
-        println!("\ncheck: {errors} error(s), {warnings} warning(s)");
+        let _ = writeln!(out, "\ncheck: {errors} error(s), {warnings} warning(s)");
     }
-    u8::from(errors > 0)
+    (out, u8::from(errors > 0))
 }
