@@ -511,3 +511,79 @@ fn a_word_typed_half_way_past_a_rewritten_ending_finds_its_word() {
     }
     assert!(!first("placin", "en").is_empty());
 }
+
+/// A site that cannot be written (a checkout mounted read only, another user's folder) is
+/// searched with its current index, and nothing is written: tantivy's reader created a lock
+/// file in the index, that failed, and the search tried to build the index again ("Permission
+/// denied"). As root, who may write anywhere, the search runs as the user `nobody`.
+#[cfg(unix)]
+#[test]
+fn a_read_only_site_is_searched_with_its_current_index() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = default_site();
+    let expected = search_json(d.path(), &["phoenixborn", "--lang", "en"]);
+    assert!(!expected.is_empty());
+    // the program too, where `nobody` may run it
+    let program = d.path().join("rulebook");
+    std::fs::copy(bin(), &program).unwrap();
+    for e in walkdir::WalkDir::new(d.path()) {
+        let e = e.unwrap();
+        let mode = if e.file_type().is_dir() || e.path() == program {
+            0o555
+        } else {
+            0o444
+        };
+        std::fs::set_permissions(e.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let before = snapshot(d.path());
+    let site = d.path().to_str().unwrap();
+    let args = [
+        "search",
+        "phoenixborn",
+        "--lang",
+        "en",
+        "--json",
+        "--site",
+        site,
+    ];
+    let root = unsafe { libc::geteuid() } == 0;
+    let search = || {
+        if root {
+            std::process::Command::new("setpriv")
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+                .arg(&program)
+                .args(args)
+                .output()
+                .expect("setpriv (util-linux) runs the search as nobody")
+        } else {
+            std::process::Command::new(&program)
+                .args(args)
+                .output()
+                .unwrap()
+        }
+    };
+    let out = search();
+    let after = snapshot(d.path());
+    // an index older than the content cannot be built again here: the error says why
+    let chapter = d.path().join("content/en/01-introduction.md");
+    let mode = |m| std::fs::Permissions::from_mode(m);
+    std::fs::set_permissions(&chapter, mode(0o644)).unwrap();
+    let mut text = std::fs::read_to_string(&chapter).unwrap();
+    text.push_str("\nOne more line.\n");
+    std::fs::write(&chapter, text).unwrap();
+    std::fs::set_permissions(&chapter, mode(0o444)).unwrap();
+    let stale = search();
+    // writable again, so the folder can be removed
+    for e in walkdir::WalkDir::new(d.path()) {
+        let e = e.unwrap();
+        std::fs::set_permissions(e.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let hits: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(hits, expected);
+    assert!(after == before, "the search wrote in the site");
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert_eq!(stale.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("must be writable"), "{stderr}");
+}

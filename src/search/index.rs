@@ -267,8 +267,9 @@ pub fn fingerprint(site: &Path) -> String {
     format!("{:016x}", h.finish())
 }
 
-/// Every file below `dir` (not following links): its path below the top folder (`rel`
-/// is the part down to `dir`), size and modification time.
+/// Every file below `dir`, and every link to a file: its path below the top folder (`rel`
+/// is the part down to `dir`), size and modification time (of the file a link leads to).
+/// Links to folders are not followed.
 fn files_below(dir: &Path, rel: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, u64, u128)>) {
     let Ok(list) = std::fs::read_dir(dir) else {
         return;
@@ -285,6 +286,18 @@ fn files_below(dir: &Path, rel: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, u64, u128)
         } else if kind.is_file() {
             if let Ok(m) = e.metadata() {
                 out.push((rel.clone(), m.len(), mtime(&m)));
+            }
+        } else if kind.is_symlink() {
+            // a linked chapter file is read by the build (load.rs), so what it leads to
+            // counts: an edit of the file it links to, or a link moved to another file (a
+            // linked folder is not read, and not walked here)
+            let path = e.path();
+            if let (Ok(m), Ok(to)) = (std::fs::metadata(&path), std::fs::read_link(&path)) {
+                if m.is_file() {
+                    rel.extend_from_slice(b" -> ");
+                    rel.extend_from_slice(to.as_os_str().as_encoded_bytes());
+                    out.push((rel.clone(), m.len(), mtime(&m)));
+                }
             }
         }
         rel.truncate(len);
@@ -372,7 +385,7 @@ impl SearchIndex {
     }
 
     fn open(dir: &Path, langs: Vec<(String, u32, u32)>) -> tantivy::Result<SearchIndex> {
-        let index = Index::open_in_dir(dir)?;
+        let index = Index::open(super::read_only::ReadOnly::open(dir)?)?;
         tokenizers(&index);
         let fields = fields_of(&index.schema())?;
         // Manual: a search reads the index once; the default policy starts a thread that
@@ -403,8 +416,16 @@ impl SearchIndex {
         sweep(&cache);
         remove_any(&tmp);
         crate::stop::remove_on_stop(&tmp);
-        std::fs::create_dir_all(&tmp)
-            .map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+        std::fs::create_dir_all(&tmp).map_err(|e| {
+            let hint = if e.kind() == std::io::ErrorKind::PermissionDenied {
+                "; the search index is older than the content and is kept in the site \
+                     folder, which must be writable to build it again (or search a copy of \
+                     the site)"
+            } else {
+                ""
+            };
+            format!("cannot create {}: {e}{hint}", tmp.display())
+        })?;
         let err = |e: tantivy::TantivyError| format!("cannot build the search index: {e}");
         let (schema, f) = schema();
         let tok = tantivy::tokenizer::TokenizerManager::default();
@@ -978,5 +999,36 @@ mod tests {
             std::fs::write(site.join("content/en/a.md"), "alpha, beta").unwrap();
             assert_ne!(fingerprint(&linked), through);
         }
+    }
+
+    /// A chapter file that is a link (the build reads it) moves the fingerprint when the file
+    /// it leads to changes, or when it leads to another file of the same size and time.
+    #[cfg(unix)]
+    #[test]
+    fn the_fingerprint_follows_linked_files() {
+        let d = tempfile::tempdir().unwrap();
+        let site = d.path();
+        std::fs::create_dir_all(site.join("content/en")).unwrap();
+        std::fs::create_dir_all(site.join("shared")).unwrap();
+        std::fs::write(site.join("shared/a.md"), "alpha").unwrap();
+        std::fs::write(site.join("shared/b.md"), "bravo").unwrap();
+        let link = site.join("content/en/a.md");
+        std::os::unix::fs::symlink("../../shared/a.md", &link).unwrap();
+        let first = fingerprint(site);
+        std::fs::write(site.join("shared/a.md"), "alpha, beta").unwrap();
+        let edited = fingerprint(site);
+        assert_ne!(edited, first);
+        // same size, same time, another file
+        let m = std::fs::metadata(site.join("shared/a.md")).unwrap();
+        std::fs::write(site.join("shared/b.md"), "bravo, beta").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(site.join("shared/b.md"))
+            .unwrap()
+            .set_modified(m.modified().unwrap())
+            .unwrap();
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink("../../shared/b.md", &link).unwrap();
+        assert_ne!(fingerprint(site), edited);
     }
 }

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod docs;
 pub mod index;
 pub mod rank;
+pub mod read_only;
 pub mod snippet;
 pub mod stem_uk;
 pub mod terms;
