@@ -24,6 +24,16 @@ fn built_site() -> tempfile::TempDir {
         "content/en/zz-markup.md",
         format!("---\nid: zz-markup\ntitle: Markup\n---\n\n## Wyvern `<img src=x onerror=alert(1)>` tags\n\nWyverns and `<b>bold</b>` wyvern text.\n\n{LORE}").as_bytes(),
     );
+    // more sections below one number than a word's expansions (rank.rs `MAX_EXPANSIONS`),
+    // and no `142.0.0`: `142` completes to the first of them in the order of the rules
+    let numbers: String = (1..=20)
+        .map(|i| format!("## 142.{i}.0 Tally {i}\n\nCount the tally.\n\n"))
+        .collect();
+    write(
+        dir.path(),
+        "content/en/zz-numbers.md",
+        format!("---\nid: zz-numbers\ntitle: Tallies\n---\n\n{numbers}").as_bytes(),
+    );
     build_ok(dir.path());
     dir
 }
@@ -273,6 +283,7 @@ fn cli_top_ten(site: &Path, lang: &str, q: &str) -> Vec<String> {
 /// typos `typo_budget` limits, and that are one number written short (`number_completions`):
 /// the two sides must agree on each of them, not only on 95 % of all.
 const MUST_AGREE: &[&str] = &[
+    "142",
     "поле бою",
     "полем бою",
     "поле заклять",
@@ -410,6 +421,7 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "7"),
     ("en", "damage 7.1"),
     ("en", "7.1 damage"),
+    ("en", "142"),
     ("uk", "вартіс"),
     ("uk", "властиві"),
     ("en", "placin"),

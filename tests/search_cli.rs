@@ -587,3 +587,19 @@ fn a_read_only_site_is_searched_with_its_current_index() {
     assert_eq!(stale.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("must be writable"), "{stderr}");
 }
+
+/// A number written short that begins more sections than a word's expansions finds the
+/// first of them in the order of the rules: `142.2.0` before `142.10.0` (string order kept
+/// `142.10.0` to `142.19.0` and dropped `142.5.0` to `142.9.0`).
+#[test]
+fn a_short_number_finds_the_first_sections_in_the_order_of_the_rules() {
+    let numbers: String = (1..=20)
+        .map(|i| format!("## 142.{i}.0 Tally {i}\n\nCount the tally.\n\n"))
+        .collect();
+    let en = format!("---\nid: a\ntitle: Tallies\n---\n\n{numbers}");
+    let d = site(&[("content/site.yaml", SITE_YAML), ("content/en/a.md", &en)]);
+    let hits = search_json(d.path(), &["142", "--lang", "en", "--limit", "16"]);
+    let got: Vec<&str> = hits.iter().map(|h| field(h, "section")).collect();
+    let want: Vec<String> = (1..=16).map(|i| format!("142.{i}.0")).collect();
+    assert_eq!(got, want);
+}

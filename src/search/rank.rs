@@ -489,11 +489,14 @@ fn number_completions(term: &str, vocab: &[(String, u64)]) -> Vec<(String, f64)>
     }
     let prefix = format!("{term}.");
     let start = vocab.partition_point(|(v, _)| v.as_str() < prefix.as_str());
-    let all: Vec<&str> = vocab[start..]
+    let mut all: Vec<&str> = vocab[start..]
         .iter()
         .map(|(v, _)| v.as_str())
         .take_while(|v| v.starts_with(&prefix))
         .collect();
+    // in the order of the rules, so the first MAX_EXPANSIONS are the first sections (`5.2.0`
+    // before `5.10.0`), not the first strings
+    all.sort_by(|a, b| by_number(a, b));
     let zeros: Vec<(String, f64)> = all
         .iter()
         .filter(|v| v[prefix.len()..].bytes().all(|b| b == b'0' || b == b'.'))
@@ -505,6 +508,17 @@ fn number_completions(term: &str, vocab: &[(String, u64)]) -> Vec<(String, f64)>
     all.into_iter()
         .map(|v| (v.to_string(), PREFIX_WEIGHT))
         .collect()
+}
+
+/// Section numbers in the order of the rules: part by part, a part with fewer digits first,
+/// then by its digits (no part is parsed, so no length overflows). search.js `byNumber`.
+pub fn by_number(a: &str, b: &str) -> std::cmp::Ordering {
+    let key = |s: &str| -> Vec<(usize, Vec<u8>)> {
+        s.split('.')
+            .map(|p| (p.len(), p.as_bytes().to_vec()))
+            .collect()
+    };
+    key(a).cmp(&key(b)).then_with(|| a.cmp(b))
 }
 
 /// Whether a term has a digit: such terms are matched only exactly.
@@ -838,6 +852,27 @@ mod tests {
         assert_eq!(e("7.1a"), [vec![]]);
         // most numbers begin nothing
         assert_eq!(e("3.2"), [vec![]]);
+        // in the order of the rules, and the first MAX_EXPANSIONS of them
+        let many: Vec<String> = (1..=20).map(|i| format!("142.{i}.0")).collect();
+        let mut v = vocab(&many.iter().map(String::as_str).collect::<Vec<_>>());
+        v.sort();
+        let got: Vec<String> = (plan("142", &v).into_iter())
+            .flat_map(|w| w.expansions)
+            .map(|(t, _)| t)
+            .collect();
+        assert_eq!(got, many[..MAX_EXPANSIONS]);
+    }
+
+    #[test]
+    fn section_numbers_sort_in_the_order_of_the_rules() {
+        let mut n = vec![
+            "5.10.0", "5.2.0", "5.2", "10.1.0", "5.2.10", "5.2.9", "05.1.0",
+        ];
+        n.sort_by(|a, b| by_number(a, b));
+        assert_eq!(
+            n,
+            ["5.2", "5.2.0", "5.2.9", "5.2.10", "5.10.0", "05.1.0", "10.1.0"]
+        );
     }
 
     #[test]

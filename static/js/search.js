@@ -369,12 +369,22 @@
     for (k = shardOf(p); k <= end; k++) out.push(k);
     return out;
   }
+  /* rank.rs `by_number`: section numbers in the order of the rules (5.2.0 before 5.10.0). */
+  function byNumber(a, b) {
+    var x = a.split("."), y = b.split("."), i, n = Math.min(x.length, y.length);
+    for (i = 0; i < n; i++) {
+      if (x[i].length !== y[i].length) return x[i].length - y[i].length;
+      if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    }
+    if (x.length !== y.length) return x.length - y.length;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
   function numberCompletions(p) {
     var all = [], zeros;
     numberShards(p).forEach(function (k) {
       Object.keys(shards[k]).forEach(function (t) { if (t.startsWith(p)) all.push(t); });
     });
-    all.sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
+    all.sort(byNumber);
     zeros = all.filter(function (t) { return /^[0.]*$/.test(t.slice(p.length)); });
     return zeros.length ? zeros.map(function (t) { return [t, 1]; }) : all.map(function (t) { return [t, PREFIX_WEIGHT]; });
   }
