@@ -422,6 +422,9 @@ const AGREEMENT: &[(&str, &str)] = &[
     ("en", "damage 7.1"),
     ("en", "7.1 damage"),
     ("en", "142"),
+    // a question as it is asked (rank.rs `STOP_WORDS`)
+    ("uk", "що таке поле бою"),
+    ("en", "how do I meditate"),
     ("uk", "вартіс"),
     ("uk", "властиві"),
     ("en", "placin"),

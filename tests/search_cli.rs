@@ -603,3 +603,21 @@ fn a_short_number_finds_the_first_sections_in_the_order_of_the_rules() {
     let want: Vec<String> = (1..=16).map(|i| format!("142.{i}.0")).collect();
     assert_eq!(got, want);
 }
+
+/// A question typed as it is asked finds what it asks about: its question words and
+/// pronouns are little words, left out (every word of a query must match, and no glossary
+/// entry has `що таке` or `how do I`).
+#[test]
+fn a_question_finds_what_it_asks_about() {
+    let d = default_site();
+    for (lang, q, title) in [
+        ("uk", "що таке поле бою", "Поле бою"),
+        ("uk", "що таке жетон виснаження", "Жетон виснаження"),
+        ("en", "what is a phoenixborn", "Phoenixborn"),
+        ("en", "how do I meditate", "Meditate"),
+    ] {
+        let hits = search_json(d.path(), &[q, "--lang", lang, "--limit", "3"]);
+        assert!(!hits.is_empty(), "{q}: no results");
+        assert_eq!(field(&hits[0], "title"), title, "{q}: {hits:#?}");
+    }
+}

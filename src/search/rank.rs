@@ -79,7 +79,9 @@ pub struct Word {
 }
 
 /// Little words that narrow no search: articles, prepositions, conjunctions and particles of
-/// both languages, as typed (lowercase, `ґ` folded to `г`). Sorted, for a binary search.
+/// both languages, and the question words and pronouns of a question typed as it is asked
+/// (`що таке поле бою`, `how do I attack`), as typed (lowercase, `ґ` folded to `г`). Sorted,
+/// for a binary search.
 ///
 /// Every query word must match (step 4), so a little word in a query dropped the very entry
 /// it was about: `на полі бою` (on the battlefield) lost the glossary's `Поле бою`, whose
@@ -87,10 +89,12 @@ pub struct Word {
 /// that has another word ([`query_words`]): it is neither needed nor scored, so the browser
 /// loads nothing for it either (the commonest words have the largest postings).
 pub const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it",
-    "its", "of", "on", "onto", "or", "than", "that", "the", "then", "this", "to", "with", "а",
-    "або", "але", "б", "без", "би", "в", "во", "від", "до", "з", "за", "зі", "й", "на", "над",
-    "по", "при", "про", "під", "та", "то", "у", "це", "чи", "що", "щоб", "і", "із",
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how",
+    "i", "in", "into", "is", "it", "its", "of", "on", "onto", "or", "than", "that", "the", "then",
+    "this", "to", "what", "when", "where", "which", "who", "why", "with", "а", "або", "але", "б",
+    "без", "би", "в", "во", "від", "де", "до", "з", "за", "зі", "й", "коли", "на", "над", "по",
+    "при", "про", "під", "та", "таке", "то", "у", "це", "чи", "чому", "що", "щоб", "я", "як",
+    "яка", "яке", "який", "які", "і", "із",
 ];
 
 /// A query's numbers of three or more parts written with commas (`7,1,0`) as section numbers
@@ -767,6 +771,10 @@ mod tests {
         assert_eq!(words("на полі бою"), ["полі", "бою"]);
         assert_eq!(words("стос скиду і"), ["стос", "скиду"]);
         assert_eq!(words("attack a unit"), ["attack", "unit"]);
+        // questions as people type them
+        assert_eq!(words("що таке поле бою"), ["поле", "бою"]);
+        assert_eq!(words("how do I attack a unit"), ["attack", "unit"]);
+        assert_eq!(words("коли я можу медитувати"), ["можу", "медитувати"]);
         // the last word may be the start of a longer one still being typed
         assert_eq!(words("стос скиду на"), ["стос", "скиду", "на"]);
         // little words alone are the query
