@@ -83,6 +83,8 @@ const TRICKY: &[&str] = &[
     "skis skies dying lying tying idly gently ugly early only singly sky news howe atlas cosmos bias andes",
     "yelling sayyy Yoyo eyes by cry say",
     "боєць бійця бійцем гравець гравця",
+    "бій бою боєм бої боїв боям боями боях атаці атака імені іменем імена імен іменам іменами іменах",
+    "пять п'ять пʼяти пяти імя ім'я пам'ять памяти",
 ];
 
 /// Ukrainian words with every ending of the stemmer added.

@@ -284,6 +284,10 @@ fn cli_top_ten(site: &Path, lang: &str, q: &str) -> Vec<String> {
 /// the two sides must agree on each of them, not only on 95 % of all.
 const MUST_AGREE: &[&str] = &[
     "142",
+    "пять",
+    "бій",
+    "перша п'ятір",
+    "з'яв",
     "поле бою",
     "полем бою",
     "поле заклять",
@@ -425,6 +429,12 @@ const AGREEMENT: &[(&str, &str)] = &[
     // a question as it is asked (rank.rs `STOP_WORDS`)
     ("uk", "що таке поле бою"),
     ("en", "how do I meditate"),
+    // typed without the apostrophe; an irregular form (stem_uk.rs)
+    ("uk", "пять"),
+    ("uk", "пяти"),
+    ("uk", "перша п'ятір"),
+    ("uk", "з'яв"),
+    ("uk", "бій"),
     ("uk", "вартіс"),
     ("uk", "властиві"),
     ("en", "placin"),

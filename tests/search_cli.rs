@@ -621,3 +621,28 @@ fn a_question_finds_what_it_asks_about() {
         assert_eq!(field(&hits[0], "title"), title, "{q}: {hits:#?}");
     }
 }
+
+/// A word typed without its apostrophe, or with a look-alike of it (`ʹ`, `ʻ`), finds what
+/// the word with it finds; a half-typed word with its apostrophe is completed; the forms of
+/// `бій` meet (`поле бою`).
+#[test]
+fn words_without_their_apostrophe_and_irregular_forms_meet() {
+    let d = default_site();
+    let urls = |q: &str| -> Vec<String> {
+        (search_json(d.path(), &[q, "--lang", "uk"]).iter())
+            .map(|h| field(h, "url").to_string())
+            .collect()
+    };
+    let with = urls("п'ять");
+    assert!(!with.is_empty());
+    for q in ["пять", "пяти", "пʹять", "пʻять"] {
+        assert_eq!(urls(q), with, "{q}");
+    }
+    // half typed, with the apostrophe: completed from `зявил…`, as the terms have none
+    assert!(!urls("з'яв").is_empty(), "з'яв");
+    let hits = search_json(d.path(), &["бій", "--lang", "uk", "--limit", "3"]);
+    assert!(
+        hits.iter().any(|h| field(h, "title") == "Поле бою"),
+        "{hits:#?}"
+    );
+}

@@ -24,7 +24,7 @@
 //! 3. **Words.** A word is a run of clusters starting with a letter or digit
 //!    (`char::is_alphanumeric`, JavaScript `[\p{Alphabetic}\p{N}]`). Inside a
 //!    word:
-//!    * an apostrophe variant (`'` `’` `ʼ` `‘` `` ` `` `´` `′`) between two
+//!    * an apostrophe variant (`'` `’` `ʼ` `‘` `` ` `` `´` `′` `ʹ` `ʻ`) between two
 //!      letters is kept as the one canonical `'`, so `ім'я`, `ім’я` and `імʼя`
 //!      are the same token `ім'я` (kept, not dropped, so English `player's`
 //!      still reaches Porter2's possessive rule);
@@ -69,8 +69,8 @@ pub struct Token {
 }
 
 /// Every character that counts as an apostrophe.
-const APOSTROPHES: [char; 7] = [
-    '\'', '\u{2019}', '\u{02BC}', '\u{2018}', '`', '\u{00B4}', '\u{2032}',
+const APOSTROPHES: [char; 9] = [
+    '\'', '\u{2019}', '\u{02BC}', '\u{2018}', '`', '\u{00B4}', '\u{2032}', '\u{02B9}', '\u{02BB}',
 ];
 
 /// Latin letters that look like Cyrillic ones, and what they become inside a
@@ -185,6 +185,11 @@ fn clusters(text: &str) -> Vec<Cluster> {
 }
 
 /// A Cyrillic letter (the Cyrillic blocks, letters only).
+/// Whether a word has a Cyrillic letter: it is Ukrainian to the stemmer ([`stem_word`]).
+pub fn has_cyrillic(word: &str) -> bool {
+    word.chars().any(is_cyrillic)
+}
+
 fn is_cyrillic(c: char) -> bool {
     matches!(c as u32,
         0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F | 0x1E030..=0x1E08F)
@@ -342,7 +347,17 @@ mod tests {
     /// (same terms and same exact forms): apostrophes, stress marks, NFD,
     /// Latin look-alikes, soft hyphens, case. Target: 100 %.
     const VARIANTS: &[&[&str]] = &[
-        &["ім'я", "ім’я", "імʼя", "ім‘я", "ім`я", "ім´я", "ім′я"],
+        &[
+            "ім'я",
+            "ім’я",
+            "імʼя",
+            "ім‘я",
+            "ім`я",
+            "ім´я",
+            "ім′я",
+            "імʹя",
+            "імʻя",
+        ],
         &["з'являється", "з’являється", "зʼявляється", "з‘являється"],
         &["п'ятірка", "п’ятірка", "пʼятірка", "п′ятірка"],
         &["пам'ятки", "пам’ятки", "памʼятки", "пам`ятки"],

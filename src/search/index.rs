@@ -30,7 +30,15 @@ pub const TOKENIZER: &str = "rulebook";
 /// have one ([`rank::spelling`]), so the exact form can rank higher (rank.rs, step 3).
 pub const SPELLING_TOKENIZER: &str = "rulebook-spelling";
 /// Changes whenever the index's schema does, so an index of an older layout is rebuilt.
-const FORMAT: u32 = 7;
+const FORMAT: u32 = 8;
+/// The code that makes the index's terms: an index made by another analyzer or stemmer (a
+/// program built from other sources, of the same version) is built again, not searched
+/// with terms it does not have (`пять` found nothing once the stemmer dropped apostrophes).
+const ANALYZER_SOURCE: [&str; 3] = [
+    include_str!("analyzer.rs"),
+    include_str!("stem_uk.rs"),
+    include_str!("index.rs"),
+];
 /// Where the index lives, below the site folder.
 pub const CACHE_DIR: &str = ".rulebook-cache/search";
 /// The index's vocabulary ([`SearchIndex::vocabulary`]), written beside it when it is built:
@@ -251,6 +259,7 @@ pub fn fingerprint(site: &Path) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
     FORMAT.hash(&mut h);
+    ANALYZER_SOURCE.hash(&mut h);
     for top in ["content", "i18n", "site.yaml", "content/site.yaml"] {
         let mut entries: Vec<(Vec<u8>, u64, u128)> = Vec::new();
         let path = site.join(top);

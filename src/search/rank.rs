@@ -68,7 +68,8 @@ pub const MAX_QUERY_WORDS: usize = 12;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Word {
     pub term: String,
-    /// What was typed, folded (`ґ` → `г`, for matching against terms).
+    /// What was typed, folded (`ґ` → `г`, and no apostrophe in a Ukrainian word), for
+    /// matching against terms ([`typed_form`]).
     pub typed: String,
     /// What was typed, with `ґ` kept (the token's exact form).
     pub exact: String,
@@ -207,7 +208,8 @@ pub fn spelling(exact: &str, term: &str) -> String {
     if !exact.contains('ґ') {
         return term.to_string();
     }
-    let mut e = exact.chars();
+    // the stemmer drops apostrophes (stem_uk.rs, step 0)
+    let mut e = exact.chars().filter(|&c| c != '\'');
     term.chars()
         .map(|c| match e.next() {
             Some('ґ') if c == 'г' => 'ґ',
@@ -530,6 +532,18 @@ pub fn is_number(term: &str) -> bool {
     term.bytes().any(|b| b.is_ascii_digit())
 }
 
+/// A word as typed, as it is matched against terms ([`Word::typed`]): `ґ` → `г`, and in a
+/// Ukrainian word no apostrophe, as its terms have none (stem_uk.rs, step 0). search.js
+/// `typedForm`.
+pub fn typed_form(exact: &str) -> String {
+    let typed = exact.replace('ґ', "г");
+    if super::analyzer::has_cyrillic(&typed) {
+        typed.replace('\'', "")
+    } else {
+        typed
+    }
+}
+
 /// Plans a query: its words with their expansions.
 pub fn plan(query: &str, vocab: &[(String, u64)]) -> Vec<Word> {
     let words = query_words(query);
@@ -538,7 +552,7 @@ pub fn plan(query: &str, vocab: &[(String, u64)]) -> Vec<Word> {
         .into_iter()
         .enumerate()
         .map(|(i, (term, exact))| {
-            let typed = exact.replace('ґ', "г");
+            let typed = typed_form(&exact);
             let mut expansions = expand(&term, &typed, i + 1 == n, vocab);
             if n == 1 {
                 expansions.extend(number_completions(&term, vocab));

@@ -4,11 +4,11 @@
  * tests/analyzer_agreement.rs compares the two on thousands of inputs: change
  * both together. Offsets are UTF-16 indexes (what JavaScript strings use);
  * the Rust side gives byte offsets. Classic script, no modules: defines
- * window.RulebookAnalyzer = { tokenize, fold, stemWord } (and module.exports
+ * window.RulebookAnalyzer = { tokenize, fold, stemWord, hasCyrillic } (and module.exports
  * under node). */
 (function () {
   'use strict';
-  var APOS = "'\u2019\u02BC\u2018`\u00B4\u2032";
+  var APOS = "'\u2019\u02BC\u2018`\u00B4\u2032\u02B9\u02BB";
   var LOOK = { a: 'а', c: 'с', e: 'е', i: 'і', o: 'о', p: 'р', x: 'х', y: 'у', k: 'к', m: 'м', t: 'т', h: 'н', b: 'в', 'ï': 'ї' };
   var MARK = /^\p{M}/u, ALNUM = /^[\p{Alphabetic}\p{N}]/u, ALPHA = /^\p{Alphabetic}/u;
 
@@ -121,7 +121,9 @@
     'юють3 юй3 юйте3 єш3 еш3 иш3 їш3 ємо3 емо3 имо3 імо3 їмо3 єте3 ете3 ите3 іте3 їте3 ють3 уть3 ати4 яти4 ити4 іти4 ' +
     'їти4 ути4 оти4 аю4 аєш4 ає4 аємо4 аєте4 ають4 айте4 яю4 яєш4 яє4 яємо4 яєте4 яють4 яйте4 ить4 іть4 їть4 йте4 ' +
     'ійте4 ьте4 ивши4 івши4 авши4 явши4 увши4 ять5 ать5').split(' ').forEach(function (e) { UK_END[e.slice(0, -1)] = +e.slice(-1); });
-  var UK_IRR = { 'боєць': 'бійц', 'хід': 'ход' }, UK_PART = ['уюч', 'ююч', 'юч', 'уч', 'ач', 'яч'];
+  var UK_IRR = { 'атаці': 'атак', 'бій': 'бій', 'боєм': 'бій', 'боєць': 'бійц', 'бої': 'бій', 'боїв': 'бій',
+    'бою': 'бій', 'боям': 'бій', 'боями': 'бій', 'боях': 'бій', 'імен': 'ім', 'імена': 'ім', 'іменам': 'ім',
+    'іменами': 'ім', 'іменах': 'ім', 'іменем': 'ім', 'імені': 'ім', 'хід': 'ход' }, UK_PART = ['уюч', 'ююч', 'юч', 'уч', 'ач', 'яч'];
 
   function letters(a, end) { for (var n = 0, i = 0; i < end; i++) if (a[i] !== "'") n++; return n; }
   function endsA(a, suf) {
@@ -140,7 +142,7 @@
   }
 
   function stemUk(word) {
-    var a = Array.from(word).map(function (c) { return c === 'ґ' ? 'г' : c; }), i, e, n;
+    var a = Array.from(word).filter(function (c) { return c !== "'"; }).map(function (c) { return c === 'ґ' ? 'г' : c; }), i, e, n;
     if (UK_IRR.hasOwnProperty(a.join(''))) return UK_IRR[a.join('')];
     if (stripA(a, 'ся', 3) || stripA(a, 'сь', 3)) { if (endsA(a, 'еть') || endsA(a, 'єть')) a.length -= 2; }
     for (n = Math.min(5, a.length); n > 0; n--) { // longest first; no ending is longer than 5
@@ -150,7 +152,6 @@
     for (i = 0; i < UK_PART.length; i++) if (stripA(a, UK_PART[i], 4)) break;
     replaceEnd(a, 'ець', 'ц', 5);
     stripA(a, 'ь', 2);
-    stripA(a, "'", 0);
     n = a.length;
     if (n >= 2 && a[n - 1] === a[n - 2] && 'бвгджзклмнпрстфхцчшщ'.indexOf(a[n - 1]) >= 0 && letters(a, n) >= 4) a.pop();
     replaceEnd(a, 'ок', 'к', 5);
@@ -253,7 +254,7 @@
     return a.join('');
   }
 
-  var api = { tokenize: tokenize, fold: fold, stemWord: stemWord };
+  var api = { tokenize: tokenize, fold: fold, stemWord: stemWord, hasCyrillic: hasCyr };
   if (typeof window !== 'undefined') window.RulebookAnalyzer = api;
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
 })();

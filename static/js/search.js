@@ -223,7 +223,7 @@
     tokens.forEach(function (t) {
       if (!seen.has(t.term)) {
         seen.add(t.term);
-        out.push({ term: t.term, typed: t.exact.replace(/ґ/g, "г"), exact: t.exact, spelling: spelling(t.exact, t.term) });
+        out.push({ term: t.term, typed: typedForm(t.exact), exact: t.exact, spelling: spelling(t.exact, t.term) });
       }
     });
     if (!stopWords) stopWords = new Set(meta.stop);
@@ -244,10 +244,16 @@
     for (var i = a; a >= 0 && i <= b; i++) if (!flags[i]) inner++;
     return [short, short + inner];
   }
-  /* rank.rs `spelling`: the term with ґ put back where the exact form has it. */
+  /* rank.rs `typed_form`: ґ → г, and no apostrophe in a Ukrainian word (its terms have none). */
+  function typedForm(exact) {
+    var typed = exact.replace(/ґ/g, "г");
+    return window.RulebookAnalyzer.hasCyrillic(typed) ? typed.replace(/'/g, "") : typed;
+  }
+  /* rank.rs `spelling`: the term with ґ put back where the exact form has it (apostrophes
+     skipped: the stemmer drops them). */
   function spelling(exact, term) {
     if (exact.indexOf("ґ") < 0) return term;
-    var e = Array.from(exact);
+    var e = Array.from(exact).filter(function (c) { return c !== "'"; });
     return Array.from(term).map(function (c, i) { return e[i] === "ґ" && c === "г" ? "ґ" : c; }).join("");
   }
   /* rank.rs `folded_docs`: the documents that have the expansion only in another spelling
