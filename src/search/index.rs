@@ -34,10 +34,15 @@ const FORMAT: u32 = 8;
 /// The code that makes the index's terms: an index made by another analyzer or stemmer (a
 /// program built from other sources, of the same version) is built again, not searched
 /// with terms it does not have (`пять` found nothing once the stemmer dropped apostrophes).
-const ANALYZER_SOURCE: [&str; 3] = [
+const ANALYZER_SOURCE: [&str; 6] = [
     include_str!("analyzer.rs"),
     include_str!("stem_uk.rs"),
     include_str!("index.rs"),
+    // `rank::spelling` makes the spelling field's terms, `web::is_plain_number` and the
+    // documents of `docs.rs` what is indexed
+    include_str!("rank.rs"),
+    include_str!("web.rs"),
+    include_str!("docs.rs"),
 ];
 /// Where the index lives, below the site folder.
 pub const CACHE_DIR: &str = ".rulebook-cache/search";
@@ -426,9 +431,10 @@ impl SearchIndex {
         remove_any(&tmp);
         crate::stop::remove_on_stop(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| {
-            let hint = if e.kind() == std::io::ErrorKind::PermissionDenied {
-                "; the search index is older than the content and is kept in the site \
-                     folder, which must be writable to build it again (or search a copy of \
+            use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+            let hint = if matches!(e.kind(), PermissionDenied | ReadOnlyFilesystem) {
+                "; the search index is missing or older than the content, and it is kept in \
+                     the site folder, which must be writable to build it (or search a copy of \
                      the site)"
             } else {
                 ""

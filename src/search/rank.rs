@@ -161,7 +161,7 @@ pub fn query_words(query: &str) -> Vec<(String, String)> {
             out.push((t.term, t.exact));
         }
     }
-    let stop = |exact: &str| is_stop_word(&exact.replace('ґ', "г"));
+    let stop = |exact: &str| is_stop_word(&typed_form(exact));
     if out.iter().all(|(_, exact)| stop(exact)) {
         out.truncate(MAX_QUERY_WORDS);
         return out;
@@ -236,11 +236,13 @@ pub fn folded_docs<S: std::hash::BuildHasher>(
     if variants.is_empty() || !(own || weight == PREFIX_WEIGHT) {
         return HashSet::new();
     }
+    // spellings have no apostrophe (the stemmer drops them, stem_uk.rs step 0)
+    let prefix: String = word.exact.chars().filter(|&c| c != '\'').collect();
     let agrees = |s: &str| {
         if own {
             s == word.spelling
         } else {
-            s.starts_with(&word.exact)
+            s.starts_with(&prefix)
         }
     };
     let plain = agrees(term);
@@ -789,6 +791,9 @@ mod tests {
         assert_eq!(words("що таке поле бою"), ["поле", "бою"]);
         assert_eq!(words("how do I attack a unit"), ["attack", "unit"]);
         assert_eq!(words("коли я можу медитувати"), ["можу", "медитувати"]);
+        // a little word is one with a stray apostrophe too, as its term is (search.js
+        // decides on the typed form)
+        assert_eq!(words("з'а поле"), ["поле"]);
         // the last word may be the start of a longer one still being typed
         assert_eq!(words("стос скиду на"), ["стос", "скиду", "на"]);
         // little words alone are the query
@@ -996,6 +1001,12 @@ mod tests {
         assert!(folded_docs(ganok, "ганк", 1.0, &only_g, &v2).is_empty());
         // a completion agrees with the typed prefix
         let gan = &plan("ґан", &v)[0];
+        assert_eq!(
+            folded_docs(gan, "ганк", PREFIX_WEIGHT, &totals, &variants),
+            set(&[1])
+        );
+        // also when typed with an apostrophe the spellings do not have
+        let gan = &plan("ґ'ан", &v)[0];
         assert_eq!(
             folded_docs(gan, "ганк", PREFIX_WEIGHT, &totals, &variants),
             set(&[1])

@@ -332,12 +332,6 @@ mod tests {
     /// rules were written (forms not in the seeds were added by grammar, not
     /// by what the stemmer happens to do). Every form must give one stem.
     const GROUPS: &[&[&str]] = &[
-        // irregular words and words typed without their apostrophe
-        &["бій", "бою", "боєм", "бої", "боїв", "боях", "боями"],
-        &["атака", "атаки", "атаці", "атаку", "атакою"],
-        &["ім'я", "імя", "імені", "іменем", "імена", "імен"],
-        &["п'ять", "пять", "п'яти", "пяти", "п'ятьма"],
-        &["пам'ять", "памяті", "пам'яті"],
         &[
             "пломенекровний",
             "пломенекровного",
@@ -547,6 +541,30 @@ mod tests {
             "only {passed}/{} groups conflate: {failed:#?}",
             GROUPS.len()
         );
+    }
+
+    /// The irregular words and the words typed without their apostrophe are listed or
+    /// handled one by one, so each of their groups must meet, every form (the 90 % of
+    /// [`word_forms_share_a_stem`] is for the rules' reach over words not listed).
+    const MUST_MEET: &[&[&str]] = &[
+        &["бій", "бою", "боєм", "бої", "боїв", "боях", "боями"],
+        &["атака", "атаки", "атаці", "атаку", "атакою"],
+        &["ім'я", "імя", "імені", "іменем", "імена", "імен"],
+        &["п'ять", "пять", "п'яти", "пяти"],
+        &["пам'ять", "памяті", "пам'яті"],
+        &["з'явилась", "зявилась", "з'явилася"],
+    ];
+
+    #[test]
+    fn irregular_words_and_words_without_their_apostrophe_meet() {
+        for group in MUST_MEET {
+            let stems: Vec<String> = group.iter().map(|w| stem(w)).collect();
+            assert!(
+                stems.iter().all(|s| *s == stems[0]),
+                "{:?}",
+                group.iter().zip(&stems).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]

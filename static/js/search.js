@@ -261,7 +261,8 @@
   function foldedDocs(word, term, weight, totals, variants) {
     var own = weight === 1, out = [], any = false;
     if (!variants.length || !(own || weight === PREFIX_WEIGHT)) return out;
-    function agrees(s) { return own ? s === word.spelling : s.startsWith(word.exact); }
+    var prefix = word.exact.replace(/'/g, ""); /* spellings have no apostrophe */
+    function agrees(s) { return own ? s === word.spelling : s.startsWith(prefix); }
     var plain = agrees(term), agree = variants.map(function (v) { return agrees(v[0]); });
     totals.forEach(function (total, d) {
       var spelled = 0, ok = false;
