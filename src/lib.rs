@@ -12,6 +12,17 @@
 //! Beside the pipeline: [`check`] (what a translator has left, with [`original`] for text kept
 //! in its language on purpose), [`serve`] (the preview, rebuilding what an edit touches).
 
+/// A line on standard error. A closed or full stream (the terminal gone, a script that read
+/// what it wanted and closed its end, `2>/dev/full`) is no reason to stop serving, nor to
+/// panic as `eprintln!` does (exit 101 instead of the exit code the line goes with).
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod autolink;
 pub mod build;
 pub mod bytes;

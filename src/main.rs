@@ -205,15 +205,15 @@ fn main() -> ExitCode {
             match result {
                 Ok(files) => {
                     for f in &files {
-                        eprintln!("recorded the source of {}", f.display());
+                        rulebook::say!("recorded the source of {}", f.display());
                     }
                     if files.is_empty() {
-                        eprintln!("every translation already records its current source");
+                        rulebook::say!("every translation already records its current source");
                     }
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    rulebook::say!("error: {e}");
                     ExitCode::from(1)
                 }
             }
@@ -221,7 +221,7 @@ fn main() -> ExitCode {
         Command::Serve { site, .. } if !site.join("content").is_dir() => {
             // as `build` and `check` say it, with their exit code: the site is missing, the
             // command is fine
-            eprintln!(
+            rulebook::say!(
                 "error[missing-content]: {}: no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
                 site.join("content").display()
             );
@@ -255,7 +255,7 @@ fn main() -> ExitCode {
                     Err(e) => e,
                 },
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    rulebook::say!("error: {e}");
                     ExitCode::from(1)
                 }
             }
@@ -263,16 +263,16 @@ fn main() -> ExitCode {
         Command::Init { dir } => match rulebook::init::init(&dir) {
             Ok(files) => {
                 for f in &files {
-                    eprintln!("created {}", f.display());
+                    rulebook::say!("created {}", f.display());
                 }
-                eprintln!(
+                rulebook::say!(
                     "a new site is in {0}; build it with `rulebook build --site {0}`, or work on it with `rulebook serve --site {0}`",
                     dir.display()
                 );
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                rulebook::say!("error: {e}");
                 ExitCode::from(2)
             }
         },
@@ -298,7 +298,7 @@ fn main() -> ExitCode {
             print_diagnostics(&mut diags);
             match result {
                 Ok(r) => {
-                    eprintln!(
+                    rulebook::say!(
                         "built {} {} per language, {} files in {} ms into {} ({})",
                         r.pages_per_language,
                         if r.pages_per_language == 1 {
@@ -314,7 +314,7 @@ fn main() -> ExitCode {
                     if !r.drafts.is_empty() {
                         let shown: Vec<String> =
                             r.drafts.iter().map(|p| p.display().to_string()).collect();
-                        eprintln!(
+                        rulebook::say!(
                             "left out {} draft chapter file{} (`draft: true`; `rulebook serve` shows them): {}",
                             shown.len(),
                             if shown.len() == 1 { "" } else { "s" },
@@ -324,14 +324,14 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(BuildError::Content) => {
-                    eprintln!(
+                    rulebook::say!(
                         "build failed: {}; the previous site, if any, was left as it was",
                         summary(&diags)
                     );
                     ExitCode::from(1)
                 }
                 Err(BuildError::Output(msg)) => {
-                    eprintln!("error: {msg}");
+                    rulebook::say!("error: {msg}");
                     ExitCode::from(2)
                 }
             }
@@ -409,13 +409,13 @@ fn search(
                 Err(e) => e,
             },
             Err(e) => {
-                eprintln!("error: {e}");
+                rulebook::say!("error: {e}");
                 ExitCode::from(2)
             }
         },
         Ok(hits) => {
             if hits.is_empty() {
-                eprintln!("no results");
+                rulebook::say!("no results");
             }
             match write_out(&format_text(&hits)) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -423,19 +423,19 @@ fn search(
             }
         }
         Err(SearchError::Content) => {
-            eprintln!(
+            rulebook::say!(
                 "search failed: the content has errors ({})",
                 summary(&diags)
             );
             ExitCode::from(1)
         }
         Err(SearchError::Usage(msg)) => {
-            eprintln!("error: {msg}");
+            rulebook::say!("error: {msg}");
             ExitCode::from(2)
         }
         // as `build` and `check` exit for a site they cannot read
         Err(SearchError::Other(msg)) => {
-            eprintln!("error: {msg}");
+            rulebook::say!("error: {msg}");
             ExitCode::from(1)
         }
     }

@@ -1196,6 +1196,39 @@ fn an_unwritable_output_is_an_error_not_a_panic() {
     }
 }
 
+/// A standard error that cannot be written (`2>/dev/full`) changes no exit code: a search
+/// with no results still ends with 0 and a failed build with 1 (`eprintln!` panicked: 101).
+#[test]
+fn an_unwritable_standard_error_keeps_the_exit_code() {
+    use std::process::{Command, Stdio};
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", EN_A),
+        ("content/uk/01-a.md", UK_A),
+        ("content/en/glossary.json", EN_GLOSSARY),
+    ]);
+    let dir = s.path().to_str().unwrap();
+    let missing = s.path().join("no-such-site");
+    let missing = missing.to_str().unwrap();
+    for (args, code) in [
+        (&["search", "zzqxwv", "--site", dir][..], 0),
+        (&["build", "--site", missing], 1),
+        (&["check", "--site", missing], 1),
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(bin())
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(full))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+    }
+}
+
 /// The messages of a few mistakes say what the mistake is: a blank line before the front
 /// matter, a site.yaml that is a list (it named a Rust type), and a chapter file whose `.MD`
 /// the build does not read (it was silently left out).

@@ -16,16 +16,6 @@ use std::time::{Duration, Instant};
 
 use incremental::Live;
 
-/// A line of the preview's log on standard error. A closed stream (the terminal gone, a
-/// script that read the address and closed its end) is no reason to stop serving, nor to panic
-/// as `eprintln!` does.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-
 pub struct ServeOptions {
     pub site: PathBuf,
     pub bind: String,
