@@ -1107,6 +1107,25 @@ fn links_files_and_folders_in_the_wrong_place_are_reported() {
     build_ok(s.path());
 }
 
+/// A site of one chapter per language and a glossary, for the tests of how a command ends.
+fn small_site() -> tempfile::TempDir {
+    site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", EN_A),
+        ("content/uk/01-a.md", UK_A),
+        ("content/en/glossary.json", EN_GLOSSARY),
+    ])
+}
+
+/// A stream every write to fails: a full disk.
+fn dev_full() -> std::process::Stdio {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap()
+        .into()
+}
+
 /// A reader that stops reading (`rulebook search the | head -3`, a pager quit early) ends the
 /// command as it ends `cat`: quietly, by SIGPIPE or with its work done, never with a panic
 /// (exit 101, and a backtrace) for every line it could not print.
@@ -1114,12 +1133,7 @@ fn links_files_and_folders_in_the_wrong_place_are_reported() {
 fn a_closed_pipe_ends_a_command_quietly() {
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, Stdio};
-    let s = site(&[
-        ("content/site.yaml", SITE_YAML),
-        ("content/en/01-a.md", EN_A),
-        ("content/uk/01-a.md", UK_A),
-        ("content/en/glossary.json", EN_GLOSSARY),
-    ]);
+    let s = small_site();
     let dir = s.path().to_str().unwrap();
     // a result per section: more than a pipe holds, so the writes meet the closed end
     let mut many = String::from("---\nid: b\ntitle: B\n---\n\n");
@@ -1163,12 +1177,7 @@ fn a_closed_pipe_ends_a_command_quietly() {
 #[test]
 fn an_unwritable_output_is_an_error_not_a_panic() {
     use std::process::{Command, Stdio};
-    let s = site(&[
-        ("content/site.yaml", SITE_YAML),
-        ("content/en/01-a.md", EN_A),
-        ("content/uk/01-a.md", UK_A),
-        ("content/en/glossary.json", EN_GLOSSARY),
-    ]);
+    let s = small_site();
     let dir = s.path().to_str().unwrap();
     for args in [
         &["search", "guard", "--lang", "en", "--site", dir][..],
@@ -1176,13 +1185,9 @@ fn an_unwritable_output_is_an_error_not_a_panic() {
         &["check", "--site", dir],
         &["check", "--format", "json", "--site", dir],
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
         let out = Command::new(bin())
             .args(args)
-            .stdout(Stdio::from(full))
+            .stdout(dev_full())
             .stderr(Stdio::piped())
             .output()
             .unwrap();
@@ -1201,12 +1206,7 @@ fn an_unwritable_output_is_an_error_not_a_panic() {
 #[test]
 fn an_unwritable_standard_error_keeps_the_exit_code() {
     use std::process::{Command, Stdio};
-    let s = site(&[
-        ("content/site.yaml", SITE_YAML),
-        ("content/en/01-a.md", EN_A),
-        ("content/uk/01-a.md", UK_A),
-        ("content/en/glossary.json", EN_GLOSSARY),
-    ]);
+    let s = small_site();
     let dir = s.path().to_str().unwrap();
     let missing = s.path().join("no-such-site");
     let missing = missing.to_str().unwrap();
@@ -1215,14 +1215,10 @@ fn an_unwritable_standard_error_keeps_the_exit_code() {
         (&["build", "--site", missing], 1),
         (&["check", "--site", missing], 1),
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
         let out = Command::new(bin())
             .args(args)
             .stdout(Stdio::null())
-            .stderr(Stdio::from(full))
+            .stderr(dev_full())
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(code), "{args:?}");
