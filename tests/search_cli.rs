@@ -588,6 +588,45 @@ fn a_read_only_site_is_searched_with_its_current_index() {
     assert!(stderr.contains("must be writable"), "{stderr}");
 }
 
+/// On a read-only file system (a checkout mounted read-only, EROFS rather than the EACCES of
+/// the test above) a site is searched with its current index, and a site without one is told
+/// that its folder must be writable (only a permission error had that hint). The mount is a
+/// read-only bind mount of the site in a mount namespace of the search's own (`unshare`, of
+/// util-linux like `setpriv`), so nothing outside the test sees it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_site_on_a_read_only_file_system_is_searched_or_told_why_not() {
+    let read_only =
+        |site: &std::path::Path| {
+            let s = site.to_str().unwrap();
+            std::process::Command::new("unshare")
+            .args(["--map-root-user", "--mount", "sh", "-c"])
+            .arg(r#"mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@""#)
+            .args(["sh", s])
+            .arg(bin())
+            .args(["search", "phoenixborn", "--lang", "en", "--json", "--site", s])
+            .output()
+            .expect("unshare (util-linux) runs the search in a mount namespace")
+        };
+    let d = default_site();
+    let expected = search_json(d.path(), &["phoenixborn", "--lang", "en"]);
+    assert!(!expected.is_empty());
+    let before = snapshot(d.path());
+    let out = read_only(d.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let hits: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(hits, expected);
+    assert!(snapshot(d.path()) == before, "the search wrote in the site");
+    // never searched: no index, and none can be made there
+    let fresh = default_site();
+    let out = read_only(fresh.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("Read-only file system"), "{stderr}");
+    assert!(stderr.contains("must be writable"), "{stderr}");
+}
+
 /// A number written short that begins more sections than a word's expansions finds the
 /// first of them in the order of the rules: `142.2.0` before `142.10.0` (string order kept
 /// `142.10.0` to `142.19.0` and dropped `142.5.0` to `142.9.0`).
