@@ -184,12 +184,12 @@ fn clusters(text: &str) -> Vec<Cluster> {
     out
 }
 
-/// A Cyrillic letter (the Cyrillic blocks, letters only).
 /// Whether a word has a Cyrillic letter: it is Ukrainian to the stemmer ([`stem_word`]).
 pub fn has_cyrillic(word: &str) -> bool {
     word.chars().any(is_cyrillic)
 }
 
+/// A Cyrillic letter (the Cyrillic blocks, letters only).
 fn is_cyrillic(c: char) -> bool {
     matches!(c as u32,
         0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F | 0x1E030..=0x1E08F)

@@ -11,8 +11,8 @@
 //! One word already folded by the analyzer: NFC, lower case, stress marks and
 //! soft hyphens gone, every apostrophe variant turned into `'`, Latin
 //! look-alikes mapped to Cyrillic. `ґ` is folded to `г` here (matching form;
-//! the analyzer keeps `ґ` in the exact form). Stem lengths below count letters
-//! and digits only, never the apostrophe.
+//! the analyzer keeps `ґ` in the exact form). Apostrophes are removed first
+//! (step 0), so the stem lengths below count letters and digits.
 //!
 //! # Algorithm (one pass, in this order)
 //! 0. **Apostrophes** are removed: `п'ять` and `пять`, `ім'я` and `імя` (typed without it,
@@ -246,11 +246,6 @@ const PARTICIPLE: &[&str] = &["уюч", "ююч", "юч", "уч", "ач", "яч"
 /// Consonants whose doubling at the end of a stem is undone (step 4).
 const CONSONANTS: &str = "бвгджзклмнпрстфхцчшщ";
 
-/// Letters and digits in `w`: the apostrophe does not count towards a stem.
-fn letters(w: &[char]) -> usize {
-    w.iter().filter(|&&c| c != '\'').count()
-}
-
 fn ends_with(w: &[char], suffix: &str) -> bool {
     let n = suffix.chars().count();
     w.len() >= n && w[w.len() - n..].iter().copied().eq(suffix.chars())
@@ -259,7 +254,7 @@ fn ends_with(w: &[char], suffix: &str) -> bool {
 /// Removes `suffix` when it ends `w` and at least `min` letters stay.
 fn strip(w: &mut Vec<char>, suffix: &str, min: usize) -> bool {
     let n = suffix.chars().count();
-    if ends_with(w, suffix) && letters(&w[..w.len() - n]) >= min {
+    if ends_with(w, suffix) && w.len() - n >= min {
         w.truncate(w.len() - n);
         true
     } else {
@@ -269,7 +264,7 @@ fn strip(w: &mut Vec<char>, suffix: &str, min: usize) -> bool {
 
 /// Replaces a final `from` by `to` when the stem has at least `min` letters.
 fn replace_end(w: &mut Vec<char>, from: &str, to: &str, min: usize) {
-    if ends_with(w, from) && letters(w) >= min {
+    if ends_with(w, from) && w.len() >= min {
         w.truncate(w.len() - from.chars().count());
         w.extend(to.chars());
     }
@@ -299,7 +294,7 @@ pub fn stem(word: &str) -> String {
     // 3. the longest ending that leaves a long enough stem
     let best = ENDING_CHARS
         .iter()
-        .filter(|(e, min)| w.ends_with(e) && letters(&w[..w.len() - e.len()]) >= *min)
+        .filter(|(e, min)| w.ends_with(e) && w.len() - e.len() >= *min)
         .map(|(e, _)| e.len())
         .max();
     if let Some(n) = best {
@@ -315,7 +310,7 @@ pub fn stem(word: &str) -> String {
     replace_end(&mut w, "ець", "ц", 5);
     strip(&mut w, "ь", 2);
     let n = w.len();
-    if n >= 2 && w[n - 1] == w[n - 2] && CONSONANTS.contains(w[n - 1]) && letters(&w) >= 4 {
+    if n >= 2 && w[n - 1] == w[n - 2] && CONSONANTS.contains(w[n - 1]) && n >= 4 {
         w.pop();
     }
     replace_end(&mut w, "ок", "к", 5);

@@ -125,7 +125,6 @@
     'бою': 'бій', 'боям': 'бій', 'боями': 'бій', 'боях': 'бій', 'імен': 'ім', 'імена': 'ім', 'іменам': 'ім',
     'іменами': 'ім', 'іменах': 'ім', 'іменем': 'ім', 'імені': 'ім', 'хід': 'ход' }, UK_PART = ['уюч', 'ююч', 'юч', 'уч', 'ач', 'яч'];
 
-  function letters(a, end) { for (var n = 0, i = 0; i < end; i++) if (a[i] !== "'") n++; return n; }
   function endsA(a, suf) {
     var s = Array.from(suf), n = a.length - s.length, i;
     if (n < 0) return false;
@@ -134,11 +133,11 @@
   }
   function stripA(a, suf, min) {
     var n = a.length - Array.from(suf).length;
-    if (endsA(a, suf) && letters(a, n) >= min) { a.length = n; return true; }
+    if (endsA(a, suf) && n >= min) { a.length = n; return true; }
     return false;
   }
   function replaceEnd(a, from, to, min) {
-    if (endsA(a, from) && letters(a, a.length) >= min) { a.length -= Array.from(from).length; a.push.apply(a, Array.from(to)); }
+    if (endsA(a, from) && a.length >= min) { a.length -= Array.from(from).length; a.push.apply(a, Array.from(to)); }
   }
 
   function stemUk(word) {
@@ -147,13 +146,13 @@
     if (stripA(a, 'ся', 3) || stripA(a, 'сь', 3)) { if (endsA(a, 'еть') || endsA(a, 'єть')) a.length -= 2; }
     for (n = Math.min(5, a.length); n > 0; n--) { // longest first; no ending is longer than 5
       e = a.slice(a.length - n).join('');
-      if (UK_END.hasOwnProperty(e) && letters(a, a.length - n) >= UK_END[e]) { a.length -= n; break; }
+      if (UK_END.hasOwnProperty(e) && a.length - n >= UK_END[e]) { a.length -= n; break; }
     }
     for (i = 0; i < UK_PART.length; i++) if (stripA(a, UK_PART[i], 4)) break;
     replaceEnd(a, 'ець', 'ц', 5);
     stripA(a, 'ь', 2);
     n = a.length;
-    if (n >= 2 && a[n - 1] === a[n - 2] && 'бвгджзклмнпрстфхцчшщ'.indexOf(a[n - 1]) >= 0 && letters(a, n) >= 4) a.pop();
+    if (n >= 2 && a[n - 1] === a[n - 2] && 'бвгджзклмнпрстфхцчшщ'.indexOf(a[n - 1]) >= 0 && n >= 4) a.pop();
     replaceEnd(a, 'ок', 'к', 5);
     replaceEnd(a, 'іст', 'ост', 5);
     stripA(a, 'і', 3);
