@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use super::analyzer::tokenize;
+use super::web::is_plain_number;
 use crate::render::chapter_path;
 use crate::site::Site;
 
@@ -50,6 +52,41 @@ impl Doc<'_> {
     pub fn names(&self) -> (&str, &str) {
         self.keys.split_once('\n').unwrap_or((&self.keys, ""))
     }
+
+    /// For a document with other names: each of its names (the own one first), as its terms
+    /// and its length; `None` for the others. Step 5 (rank.rs `named_exact`) asks whether one
+    /// name is exactly the query, where the title's postings, which hold every name's words
+    /// under the own name's length, cannot tell: `поле бою` on the English side is the other
+    /// name of *Battlefield*, not of *Battlefield Value*, whose own name has two words.
+    pub fn named(&self) -> Option<Vec<Name>> {
+        named(&self.keys, &self.section)
+    }
+}
+
+/// One name of a document: its distinct terms and its length in words (tantivy's field
+/// length: every word counts, a little word or a number too).
+pub type Name = (Vec<String>, u32);
+
+/// [`Doc::named`] of a document's `keys` and its section number, as the command line reads
+/// them back from its index.
+pub fn named(keys: &str, section: &str) -> Option<Vec<Name>> {
+    match keys.split_once('\n') {
+        Some((_, others)) if !others.is_empty() => {}
+        _ => return None,
+    }
+    let names = keys.split('\n').enumerate().map(|(k, name)| {
+        let tokens = tokenize(name);
+        let mut terms: Vec<String> = tokens.iter().map(|t| t.term.clone()).collect();
+        // the own name has the section's own number too, outside its length (`own_number`
+        // in web.rs)
+        if k == 0 && is_plain_number(section) {
+            terms.push(section.to_string());
+        }
+        terms.sort_unstable();
+        terms.dedup();
+        (terms, tokens.len() as u32)
+    });
+    Some(names.collect())
 }
 
 /// Every document of the site: languages in site order, chapters in reading order, sections

@@ -30,7 +30,7 @@ pub const TOKENIZER: &str = "rulebook";
 /// have one ([`rank::spelling`]), so the exact form can rank higher (rank.rs, step 3).
 pub const SPELLING_TOKENIZER: &str = "rulebook-spelling";
 /// Changes whenever the index's schema does, so an index of an older layout is rebuilt.
-const FORMAT: u32 = 8;
+const FORMAT: u32 = 9;
 /// The code that makes the index's terms: an index made by another analyzer or stemmer (a
 /// program built from other sources, of the same version) is built again, not searched
 /// with terms it does not have (`пять` found nothing once the stemmer dropped apostrophes).
@@ -173,6 +173,9 @@ struct Fields {
     /// A glossary entry's other names (aliases, other languages' terms): words of its title
     /// outside the title's length, like `number` (rank.rs, step 3; [`Doc::names`]).
     others: Field,
+    /// A document's names (`Doc::keys`), stored for a document with other names only: step 5
+    /// asks whether one of them is exactly the query (`Doc::named`, rank.rs `named_exact`).
+    names: Field,
     spelling: Field,
     lang: Field,
     kind: Field,
@@ -211,6 +214,7 @@ fn schema() -> (Schema, Fields) {
                     .set_fieldnorms(false),
             ),
         ),
+        names: b.add_text_field("names", STORED),
         spelling: b.add_text_field(
             "spelling",
             TextOptions::default().set_indexing_options(
@@ -236,6 +240,7 @@ fn fields_of(schema: &Schema) -> tantivy::Result<Fields> {
         body: schema.get_field("body")?,
         number: schema.get_field("number")?,
         others: schema.get_field("others")?,
+        names: schema.get_field("names")?,
         spelling: schema.get_field("spelling")?,
         lang: schema.get_field("lang")?,
         kind: schema.get_field("kind")?,
@@ -457,6 +462,7 @@ impl SearchIndex {
             doc.add_text(f.title, own);
             if !others.is_empty() {
                 doc.add_text(f.others, others);
+                doc.add_text(f.names, &d.keys);
             }
             doc.add_text(f.body, &d.text);
             if is_plain_number(&d.section) {
@@ -753,25 +759,47 @@ impl SearchIndex {
         let mut ranked = rank::combine(&ords, &scores, words.len());
         let by_ord: FxHashMap<u64, (u32, u32)> = ords.iter().copied().zip(keys).collect();
         let lengths = rank::title_lengths(query);
-        let is_exact = |ord: u64| {
+        let terms: Vec<&str> = words.iter().map(|w| w.term.as_str()).collect();
+        // step 5 for the first page, worked out once: a document with other names reads them
+        // from its stored fields
+        let mut exact_of: FxHashMap<u64, bool> = FxHashMap::default();
+        for &(ord, _) in ranked.iter().take(rank::SHOWN) {
             let key = by_ord[&ord];
-            titled.iter().all(|t| t.contains(&key))
-                && title_len.get(&key).is_some_and(|n| lengths.contains(n))
-        };
+            let titled = titled.iter().all(|t| t.contains(&key));
+            let doc: TantivyDocument = searcher.doc(tantivy::DocAddress::new(key.0, key.1))?;
+            let text = |f: Field| {
+                doc.get_first(f)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+            };
+            let exact = match super::docs::named(text(self.fields.names), text(self.fields.section))
+            {
+                Some(names) => titled && rank::named_exact(&names, &terms, lengths),
+                None => titled && title_len.get(&key).is_some_and(|n| lengths.contains(n)),
+            };
+            exact_of.insert(ord, exact);
+        }
+        let is_exact = |ord: u64| exact_of.get(&ord).copied().unwrap_or(false);
         let exact = rank::exact_first(&mut ranked, is_exact);
-        let title_of = |ord: u64| -> String {
+        // step 6: a document's title and other names (its stored `names` but the first,
+        // which is the title as written in the glossary)
+        let names_of = |ord: u64| -> Vec<String> {
             let (s, d) = by_ord[&ord];
-            searcher
-                .doc::<TantivyDocument>(tantivy::DocAddress::new(s, d))
-                .ok()
-                .and_then(|doc| {
-                    doc.get_first(self.fields.shown_title)
-                        .and_then(|v| v.as_str())
-                        .map(str::to_string)
-                })
-                .unwrap_or_default()
+            let Ok(doc) = searcher.doc::<TantivyDocument>(tantivy::DocAddress::new(s, d)) else {
+                return Vec::new();
+            };
+            let text = |f: Field| {
+                doc.get_first(f)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+            };
+            let others = text(self.fields.names).split('\n').skip(1);
+            std::iter::once(text(self.fields.shown_title))
+                .chain(others)
+                .map(str::to_string)
+                .collect()
         };
-        rank::spelled_first(&mut ranked, exact, query, title_of);
+        rank::spelled_first(&mut ranked, exact, query, names_of);
         let marks: Vec<String> = words
             .iter()
             .flat_map(|w| w.expansions.iter().map(|(t, _)| t.clone()))

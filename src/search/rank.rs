@@ -30,8 +30,8 @@
 //!    of floating point arithmetic cannot reorder results.
 //! 5. Among the first [`SHOWN`], the documents whose title is exactly the query come first
 //!    ([`exact_first`]).
-//! 6. Among the first few of those, the titles spelled as the query come first
-//!    ([`spelled_first`]).
+//! 6. Among the first few of those, the ones with a name (title or other name) spelled as
+//!    the query come first ([`spelled_first`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -586,10 +586,25 @@ pub fn round(score: f64) -> f64 {
 /// The results step 5 looks at: the browser's first page of them.
 pub const SHOWN: usize = 10;
 
+/// Step 5 for a document with other names (`docs::Doc::named`): whether one of its names
+/// has every query word's own term (`terms`) and is one of the query's [`title_lengths`]
+/// long. Its title's postings hold the words of all its names under the own name's length,
+/// so they would take `поле бою` for the exact name of *Battlefield Value* (two words, and
+/// `поле бою` in its other name *Ліміт поля бою*).
+pub fn named_exact(names: &[crate::search::docs::Name], terms: &[&str], lengths: [u32; 2]) -> bool {
+    names.iter().any(|(have, len)| {
+        lengths.contains(len)
+            && terms
+                .iter()
+                .all(|t| have.binary_search_by(|h| h.as_str().cmp(t)).is_ok())
+    })
+}
+
 /// Step 5: among the first [`SHOWN`] results, those whose title is exactly the query come
 /// first, in their order; the others keep theirs. `exact` says whether a document's title
 /// has every query word's own term and is one of the query's [`title_lengths`] long (only
-/// the document's own name counts in that length: `Doc::names`). A little word between two
+/// the document's own name counts in that length: `Doc::names`; a document with other names
+/// is exact when one of its names is, [`named_exact`]). A little word between two
 /// of the query's words counts, so `line of sight` names *Line of Sight*; the little word
 /// itself is not checked (that would need its postings, the largest of all, which the
 /// browser does not load), so *Line to Sight* would pass too. A glossary entry named by the
@@ -612,15 +627,18 @@ pub fn exact_first(ranked: &mut [(u64, f64)], exact: impl Fn(u64) -> bool) -> us
 pub const SPELLED_CHECKED: usize = 5;
 
 /// Step 6: among the first [`SPELLED_CHECKED`] of the `exact` results step 5 put first (their
-/// titles have the query's terms and length), those whose title is spelled as the query, word
-/// for word ([`as_typed`]), come first, in their order. Word forms share a term, so step 5
-/// alone put *Attacking* before *Attack* for `attack`, and *Exhaustion Tokens* (a section)
-/// before the glossary's *Exhaustion Token* for `exhaustion token`.
+/// titles have the query's terms and length), those with a name spelled as the query, word
+/// for word ([`as_typed`]), come first, in their order. `names` gives a document's title and
+/// its other names (a glossary entry's aliases and other languages' terms). Word forms share
+/// a term, so step 5 alone put *Attacking* before *Attack* for `attack`, *Exhaustion Tokens*
+/// (a section) before the glossary's *Exhaustion Token* for `exhaustion token`, and on the
+/// English side *Exhaust (when referring to a card)* before *Exhausted (…)* for the latter's
+/// Ukrainian name `виснажена (карта)`.
 pub fn spelled_first(
     ranked: &mut [(u64, f64)],
     exact: usize,
     query: &str,
-    title: impl Fn(u64) -> String,
+    names: impl Fn(u64) -> Vec<String>,
 ) {
     let n = exact.min(SPELLED_CHECKED).min(ranked.len());
     if n < 2 {
@@ -629,7 +647,7 @@ pub fn spelled_first(
     let typed = as_typed(&section_commas(query));
     let mut first: Vec<(u64, f64)> = ranked[..n].to_vec();
     // stable: each group keeps its order
-    first.sort_by_cached_key(|(ord, _)| as_typed(&title(*ord)) != typed);
+    first.sort_by_cached_key(|(ord, _)| !names(*ord).iter().any(|n| as_typed(n) == typed));
     ranked[..n].copy_from_slice(&first);
 }
 
@@ -704,7 +722,7 @@ mod tests {
             "Attack",
             "Attack",
         ];
-        let title = |ord: u64| titles[ord as usize].to_string();
+        let title = |ord: u64| vec![titles[ord as usize].to_string()];
         let mut ranked: Vec<(u64, f64)> = (0..7).map(|o| (o, 10.0 - o as f64)).collect();
         // three exact ones: Attack (1) first, then Attacking (0) and Attacker (2) as they were
         spelled_first(&mut ranked, 3, "ATTACK", title);
@@ -719,11 +737,42 @@ mod tests {
             "Attacking",
             "Attack",
         ];
-        let title = |ord: u64| titles[ord as usize].to_string();
+        let title = |ord: u64| vec![titles[ord as usize].to_string()];
         let mut ranked: Vec<(u64, f64)> = (0..6).map(|o| (o, 10.0 - o as f64)).collect();
         spelled_first(&mut ranked, 6, "attack", title);
         assert_eq!(ranked[0].0, 0);
         assert_eq!(ranked[5].0, 5);
+    }
+
+    #[test]
+    fn one_of_a_documents_names_must_be_exactly_the_query() {
+        // *Battlefield* and *Battlefield Value* on the English side, with their Ukrainian names
+        let battlefield = crate::search::docs::named("Battlefield\nПоле бою", "").unwrap();
+        let value = crate::search::docs::named("Battlefield Value\nЛіміт поля бою", "").unwrap();
+        let exact = |names: &[crate::search::docs::Name], q: &str| {
+            let words = query_words(q);
+            let terms: Vec<&str> = words.iter().map(|(t, _)| t.as_str()).collect();
+            named_exact(names, &terms, title_lengths(q))
+        };
+        assert!(exact(&battlefield, "поле бою"));
+        assert!(exact(&battlefield, "полем бою"));
+        assert!(exact(&battlefield, "battlefield"));
+        // the words of one name under the length of another are not a name
+        assert!(!exact(&value, "поле бою"));
+        assert!(!exact(&value, "battlefield"));
+        assert!(exact(&value, "battlefield value"));
+        assert!(exact(&value, "ліміт поля бою"));
+        // words of two names together are none of them
+        assert!(!exact(&battlefield, "battlefield бою"));
+        // a document without other names is left to its title's postings
+        assert!(crate::search::docs::named("Battlefield", "").is_none());
+        assert!(crate::search::docs::named("Battlefield\n", "").is_none());
+        // a section's own number is a word of its own name, outside its length
+        let numbered = crate::search::docs::named("Damage\nШкода", "7.1.0").unwrap();
+        assert_eq!(
+            numbered[0],
+            (vec!["7.1.0".to_string(), "damag".to_string()], 1)
+        );
     }
 
     #[test]

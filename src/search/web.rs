@@ -705,6 +705,11 @@ struct Meta<'a> {
     bounds: Vec<String>,
     /// `BOUND_STEP`, to read those digits.
     bound_step: f64,
+    /// For each language, its first glossary entry (the entries close its documents; the
+    /// language's end when it has none). Step 5 needs the names of an entry that has other
+    /// names (rank.rs `named_exact`), which are in its document chunk: the browser loads
+    /// the chunk of a first-page result only when it is an entry.
+    glossary: Vec<usize>,
     /// The little words a query leaves out (rank.rs `STOP_WORDS`), so the browser has the
     /// command line's list and no copy of its own.
     stop: &'static [&'static str],
@@ -951,6 +956,7 @@ pub fn write(
             }
         }
     }
+    let meta_langs = langs.clone();
     let meta = Meta {
         n: docs.len(),
         tokens,
@@ -967,6 +973,14 @@ pub fn write(
         norms,
         bounds,
         bound_step: BOUND_STEP,
+        glossary: (meta_langs.iter())
+            .map(|(_, first, end)| {
+                let at = docs[*first..*end]
+                    .iter()
+                    .position(|d| d.kind == Kind::Glossary);
+                at.map_or(*end, |i| first + i)
+            })
+            .collect(),
         stop: super::rank::STOP_WORDS,
     };
     let meta_json = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
@@ -1071,7 +1085,8 @@ pub fn write(
     chunks.par_iter().enumerate().try_for_each(|(k, chunk)| {
         // One JSON array per document: glossary entry (1) or section (0), section number,
         // title, chapter, URL, the first PASSAGE_CHARS of the text with `…` when it goes
-        // on, and the languages that show the chapter in this language, if any. Written by hand rather than through serde_json: the passages are most of the
+        // on, the languages that show the chapter in this language, if any, and a glossary
+        // entry's other names, if any. Written by hand rather than through serde_json: the passages are most of the
         // index's bytes, and they rarely need escaping (see `json::escape_into`).
         let mut s = format!("RulebookSearch.docs({k},[");
         for (i, d) in chunk.iter().enumerate() {
@@ -1091,15 +1106,24 @@ pub fn write(
                 s.push('…');
             }
             s.push('"');
-            // the languages that show this chapter in this language (`Doc::shown_in`)
-            if !d.shown_in.is_empty() {
+            // the languages that show this chapter in this language (`Doc::shown_in`), and a
+            // glossary entry's other names, which step 6 compares with the query too (rank.rs
+            // `spelled_first`)
+            let others = d.names().1;
+            let list = |s: &mut String, items: &mut dyn Iterator<Item = &str>| {
                 s.push_str(",[");
-                for (i, l) in d.shown_in.iter().enumerate() {
+                for (i, l) in items.enumerate() {
                     s.push_str(if i > 0 { ",\"" } else { "\"" });
-                    escape_into(l, &mut s);
+                    escape_into(l, s);
                     s.push('"');
                 }
                 s.push(']');
+            };
+            if !d.shown_in.is_empty() || !others.is_empty() {
+                list(&mut s, &mut d.shown_in.iter().copied());
+            }
+            if !others.is_empty() {
+                list(&mut s, &mut others.split('\n'));
             }
             s.push(']');
         }
@@ -1486,6 +1510,43 @@ mod tests {
         }
         assert_eq!(read_digit(bound_digit(0.0)), 0.0);
         assert_eq!(read_digit(bound_digit(1e9)), f64::INFINITY);
+    }
+
+    #[test]
+    fn an_entrys_other_names_are_in_its_row_and_the_glossary_start_in_the_meta() {
+        let mut entry = titled(Kind::Glossary, "Battlefield");
+        entry.keys = "Battlefield\nПоле бою\nField".into();
+        let docs = [
+            titled(Kind::Section, "Attack"),
+            titled(Kind::Section, "Battlefield Value"),
+            entry,
+            titled(Kind::Glossary, "Unit"),
+        ];
+        let d = tempfile::tempdir().unwrap();
+        write(
+            &docs,
+            &["en".to_string()],
+            d.path(),
+            &Fingerprint::default(),
+        )
+        .unwrap();
+        let read = |rel: &str| std::fs::read_to_string(d.path().join(rel)).unwrap();
+        let json = |text: &str, open: &str| -> serde_json::Value {
+            let body = text
+                .trim_end()
+                .strip_prefix(open)
+                .unwrap()
+                .strip_suffix(");")
+                .unwrap();
+            serde_json::from_str(body).unwrap()
+        };
+        let meta = json(&read("search/index.js"), "RulebookSearch.meta(");
+        assert_eq!(meta["glossary"], serde_json::json!([2]));
+        let rows = json(&read("search/d/0.js"), "RulebookSearch.docs(0,");
+        // no languages showing it, then the other names; nothing after a row without them
+        assert_eq!(rows[2][6], serde_json::json!([]));
+        assert_eq!(rows[2][7], serde_json::json!(["Поле бою", "Field"]));
+        assert_eq!(rows[3].as_array().unwrap().len(), 6);
     }
 
     fn titled(kind: Kind, title: &str) -> Doc<'static> {

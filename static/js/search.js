@@ -660,19 +660,58 @@
     });
     return { best: best, bound: bound, seen: seen, open: opened, pair: P, titled: titled, titleLen: titleLen };
   }
-  /* rank.rs `exact_first`: among the first SHOWN, the documents whose title is exactly the
-     query (every word's own term in it, and one of the query's title lengths) come first,
-     in order. */
-  function exactFirst(ranked, sc, nwords, lengths) {
-    var head = ranked.slice(0, SHOWN), yes = [], no = [], out;
-    head.forEach(function (h) {
-      var d = h[0], ok = lengths.indexOf(meta.norms[sc.titleLen[d]]) >= 0;
-      for (var w = 0; ok && w < nwords; w++) ok = sc.titled[w][d] === 1;
-      (ok ? yes : no).push(h);
+  /* rank.rs `exact_first`, first half: for each of the first SHOWN, whether its title is
+     exactly the query (every word's own term in it, and one of the query's title lengths):
+     true, false, or null for a glossary entry with every word in its title, which may have
+     other names (their words are in its title's postings, under its own name's length), so
+     that only its names can tell (namedFirst). */
+  function exactOf(ranked, sc, nwords, lengths, li) {
+    return ranked.slice(0, SHOWN).map(function (h) {
+      var d = h[0], w;
+      for (w = 0; w < nwords; w++) if (sc.titled[w][d] !== 1) return false;
+      if (d >= meta.glossary[li]) return null;
+      return lengths.indexOf(meta.norms[sc.titleLen[d]]) >= 0;
     });
-    out = yes.concat(no, ranked.slice(SHOWN));
-    out.exact = yes.length;
-    return out;
+  }
+  /* rank.rs `named_exact`: whether one of a glossary entry's names (its title, then its
+     other names) has every word's own term and is one of the query's title lengths long. An
+     entry without other names is left to its title's length, as on the command line. */
+  function namedExact(h, words, titleLen) {
+    var A = window.RulebookAnalyzer, names = [h.title].concat(h.names);
+    if (!h.names.length) return words.lengths.indexOf(titleLen) >= 0;
+    return names.some(function (name, k) {
+      var tokens = A.tokenize(name), have = new Set(tokens.map(function (t) { return t.term; }));
+      // the own name has the section's own number too, outside its length
+      if (k === 0 && h.section.length <= 32 && /^[0-9]+(\.[0-9]+)*$/.test(h.section)) have.add(h.section);
+      return words.lengths.indexOf(tokens.length) >= 0 && words.every(function (w) { return have.has(w.term); });
+    });
+  }
+  /* rank.rs `exact_first`, second half: the first SHOWN whose title (or, for a glossary entry
+     with other names, one of its names) is exactly the query come first, in order. Only the
+     order within the first page changes, so the proof holds. The names of an entry are in
+     its document chunk: loaded only for an entry of the first page with every word in its
+     title (most often one of the first EAGER, whose chunks show() loads anyway). */
+  function namedFirst(r) {
+    var page = r.page, states = page && page.states, ask = [];
+    if (!states) return r;
+    states.forEach(function (s, i) { if (s === null) ask.push(page[i]); });
+    if (!ask.length) return order(r, states);
+    // the first EAGER's chunks in the same round: show() needs them next
+    return docsOf(ask.concat(page.slice(0, EAGER))).then(function (hits) {
+      ask.forEach(function (d, i) {
+        var at = page.indexOf(d);
+        states[at] = namedExact(hits[i], r.words, page.lens[at]);
+      });
+      return order(r, states);
+    });
+  }
+  /* The exact ones of the first states.length first, in order; the others after them. */
+  function order(r, states) {
+    var page = r.page, yes = [], no = [], n = states.length;
+    page.slice(0, n).forEach(function (h, i) { (states[i] ? yes : no).push(h); });
+    r.page = yes.concat(no, page.slice(n));
+    r.page.exact = yes.length;
+    return r;
   }
   /* rank.rs `spelled_first` (step 6): among the first SPELLED_CHECKED of the results step 5
      put first, the titles spelled as the query come first. Their details are the first that
@@ -685,7 +724,10 @@
     if (n < 2) return r;
     return docsOf(r.page.slice(0, n)).then(function (hits) {
       var typed = asTyped(sectionCommas(q)), yes = [], no = [];
-      hits.forEach(function (h, i) { (asTyped(h.title) === typed ? yes : no).push(r.page[i]); });
+      hits.forEach(function (h, i) {
+        var spelled = [h.title].concat(h.names).some(function (n) { return asTyped(n) === typed; });
+        (spelled ? yes : no).push(r.page[i]);
+      });
       r.page = yes.concat(no, r.page.slice(n));
       return r;
     });
@@ -795,7 +837,11 @@
       var mineLang = meta.langs[li][0] === S.lang;
       var ranked = combine(sc, words.length, li, mineLang ? SHOWN : SHOWN_OTHER, anyMode);
       if (!ranked) blocked.push(li);
-      else if (mineLang) page = exactFirst(ranked, sc, words.length, words.lengths);
+      else if (mineLang) {
+        page = ranked.slice();
+        page.states = exactOf(ranked, sc, words.length, words.lengths, li);
+        page.lens = page.states.map(function (x, i) { return meta.norms[sc.titleLen[ranked[i][0]]]; });
+      }
       else other = other.concat(ranked.slice(0, SHOWN_OTHER));
     }
     if (blocked.length) return { blocked: blocked, open: sc.open, groupFile: pr && !pr.data ? "search/p/" + pr.k + ".js" : null };
@@ -883,7 +929,7 @@
           if (w.numberPrefix) w.expansions = w.expansions.concat(numberCompletions(w.numberPrefix)).slice(0, MAX_EXPANSIONS);
         });
         return settle(words, ticket);
-      }).then(function (r) { return spelledFirst(r, q); });
+      }).then(namedFirst).then(function (r) { return spelledFirst(r, q); });
     });
   }
   /* The PREFIX_FIRST prefix expansions of a word that could add the most to a document of
@@ -905,7 +951,7 @@
     })).then(function () {
       return list.map(function (h) {
         var row = chunks[Math.floor(h[0] / meta.chunk)][h[0] % meta.chunk];
-        return { doc: h[0], score: h[1], glossary: row[0] === 1, section: row[1], title: row[2], chapter: row[3], url: row[4], text: row[5], shownIn: row[6] || [] };
+        return { doc: h[0], score: h[1], glossary: row[0] === 1, section: row[1], title: row[2], chapter: row[3], url: row[4], text: row[5], shownIn: row[6] || [], names: row[7] || [] };
       });
     });
   }
