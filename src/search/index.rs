@@ -760,10 +760,10 @@ impl SearchIndex {
         let by_ord: FxHashMap<u64, (u32, u32)> = ords.iter().copied().zip(keys).collect();
         let lengths = rank::title_lengths(query);
         let terms: Vec<&str> = words.iter().map(|w| w.term.as_str()).collect();
-        // step 5 for the first page, worked out once: a document with other names reads them
-        // from its stored fields
+        // step 5 for the first page, worked out once: one of the first NAMED_CHECKED with
+        // other names reads them from its stored fields
         let mut exact_of: FxHashMap<u64, bool> = FxHashMap::default();
-        for &(ord, _) in ranked.iter().take(rank::SHOWN) {
+        for (at, &(ord, _)) in ranked.iter().take(rank::SHOWN).enumerate() {
             let key = by_ord[&ord];
             let titled = titled.iter().all(|t| t.contains(&key));
             let doc: TantivyDocument = searcher.doc(tantivy::DocAddress::new(key.0, key.1))?;
@@ -772,8 +772,10 @@ impl SearchIndex {
                     .and_then(|v| v.as_str())
                     .unwrap_or_default()
             };
-            let exact = match super::docs::named(text(self.fields.names), text(self.fields.section))
-            {
+            let named = (at < rank::NAMED_CHECKED)
+                .then(|| super::docs::named(text(self.fields.names), text(self.fields.section)))
+                .flatten();
+            let exact = match named {
                 Some(names) => titled && rank::named_exact(&names, &terms, lengths),
                 None => titled && title_len.get(&key).is_some_and(|n| lengths.contains(n)),
             };

@@ -586,6 +586,13 @@ pub fn round(score: f64) -> f64 {
 /// The results step 5 looks at: the browser's first page of them.
 pub const SHOWN: usize = 10;
 
+/// The results of step 5 whose other names are looked at (`named_exact`): the first five,
+/// whose details the browser loads to show them anyway (`EAGER` in search.js); a document
+/// with other names further down is judged by its own name's length. (Looking at all ten
+/// took the browser up to three more document chunks, 7 KB, for `жетон виснаження` at
+/// 2,000 chapters, where the glossary has many entries of one name.)
+pub const NAMED_CHECKED: usize = 5;
+
 /// Step 5 for a document with other names (`docs::Doc::named`): whether one of its names
 /// has every query word's own term (`terms`) and is one of the query's [`title_lengths`]
 /// long. Its title's postings hold the words of all its names under the own name's length,
@@ -603,8 +610,9 @@ pub fn named_exact(names: &[crate::search::docs::Name], terms: &[&str], lengths:
 /// Step 5: among the first [`SHOWN`] results, those whose title is exactly the query come
 /// first, in their order; the others keep theirs. `exact` says whether a document's title
 /// has every query word's own term and is one of the query's [`title_lengths`] long (only
-/// the document's own name counts in that length: `Doc::names`; a document with other names
-/// is exact when one of its names is, [`named_exact`]). A little word between two
+/// the document's own name counts in that length: `Doc::names`; one of the first
+/// [`NAMED_CHECKED`] with other names is exact when one of its names is, [`named_exact`]).
+/// A little word between two
 /// of the query's words counts, so `line of sight` names *Line of Sight*; the little word
 /// itself is not checked (that would need its postings, the largest of all, which the
 /// browser does not load), so *Line to Sight* would pass too. A glossary entry named by the

@@ -21,6 +21,8 @@
   var EAGER = 5;
   /* rank.rs SPELLED_CHECKED; at most EAGER (see spelledFirst). */
   var SPELLED_CHECKED = 5;
+  /* rank.rs NAMED_CHECKED; at most EAGER (see namedFirst). */
+  var NAMED_CHECKED = 5;
   /* Tiers still out whose bounds are at least this share of the largest are loaded in the
      same round as its tier (a typo expansion's shard still comes alone, and only when its
      bound is the largest). The prefix expansions of a short word have bounds close together,
@@ -662,14 +664,14 @@
   }
   /* rank.rs `exact_first`, first half: for each of the first SHOWN, whether its title is
      exactly the query (every word's own term in it, and one of the query's title lengths):
-     true, false, or null for a glossary entry with every word in its title, which may have
-     other names (their words are in its title's postings, under its own name's length), so
-     that only its names can tell (namedFirst). */
+     true, false, or null for one of the first NAMED_CHECKED that is a glossary entry with
+     every word in its title: it may have other names (their words are in its title's
+     postings, under its own name's length), and only its names can tell (namedFirst). */
   function exactOf(ranked, sc, nwords, lengths, li) {
-    return ranked.slice(0, SHOWN).map(function (h) {
+    return ranked.slice(0, SHOWN).map(function (h, i) {
       var d = h[0], w;
       for (w = 0; w < nwords; w++) if (sc.titled[w][d] !== 1) return false;
-      if (d >= meta.glossary[li]) return null;
+      if (i < NAMED_CHECKED && d >= meta.glossary[li]) return null;
       return lengths.indexOf(meta.norms[sc.titleLen[d]]) >= 0;
     });
   }
@@ -689,15 +691,16 @@
   /* rank.rs `exact_first`, second half: the first SHOWN whose title (or, for a glossary entry
      with other names, one of its names) is exactly the query come first, in order. Only the
      order within the first page changes, so the proof holds. The names of an entry are in
-     its document chunk: loaded only for an entry of the first page with every word in its
-     title (most often one of the first EAGER, whose chunks show() loads anyway). */
+     its document chunk: one of the first EAGER, whose chunks show() loads anyway. */
   function namedFirst(r) {
     var page = r.page, states = page && page.states, ask = [];
     if (!states) return r;
     states.forEach(function (s, i) { if (s === null) ask.push(page[i]); });
     if (!ask.length) return order(r, states);
-    // the first EAGER's chunks in the same round: show() needs them next
-    return docsOf(ask.concat(page.slice(0, EAGER))).then(function (hits) {
+    // in the same round, the chunks of those of the first EAGER that are exact already:
+    // they stay among the first EAGER, and show() needs them next
+    var sure = page.slice(0, EAGER).filter(function (h, i) { return states[i] === true; });
+    return docsOf(ask.concat(sure)).then(function (hits) {
       ask.forEach(function (d, i) {
         var at = page.indexOf(d);
         states[at] = namedExact(hits[i], r.words, page.lens[at]);
