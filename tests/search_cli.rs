@@ -685,3 +685,50 @@ fn words_without_their_apostrophe_and_irregular_forms_meet() {
         "{hits:#?}"
     );
 }
+
+/// The content's fingerprint is the same whatever number of files a process may open: it
+/// once held every folder open until the walk ended, so on a site of more folders than that
+/// (here 200 folders under a limit of 64) the folders past it were left out, silently, and
+/// edits there did not rebuild the index. Seen from outside: an index built under the low
+/// limit was built again under the normal one.
+#[test]
+fn the_fingerprint_sees_every_folder_under_a_low_limit_of_open_files() {
+    let d = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: 1.0.0 Alpha\n---\n\nGriffins fly.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: 1.0.0 Альфа\n---\n\nГрифони літають.\n",
+        ),
+    ]);
+    for n in 0..200 {
+        write(
+            d.path(),
+            &format!("content/en/res/d{n:03}/note.txt"),
+            b"a note",
+        );
+    }
+    let search = |limit: Option<u32>| {
+        let mut cmd = std::process::Command::new("sh");
+        let ulimit = limit.map_or(String::new(), |n| format!("ulimit -n {n} && "));
+        cmd.args(["-c", &format!("{ulimit}exec \"$0\" \"$@\"")]);
+        cmd.arg(bin())
+            .args(["search", "--json", "--site"])
+            .arg(d.path())
+            .arg("griffins");
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let hits: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(hits.len(), 1, "{hits:#?}");
+        std::fs::read_to_string(d.path().join(".rulebook-cache/search/stamp.json")).unwrap()
+    };
+    let low = search(Some(64));
+    assert_eq!(search(None), low, "the index was built again");
+}

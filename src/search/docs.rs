@@ -52,29 +52,26 @@ impl Doc<'_> {
     pub fn names(&self) -> (&str, &str) {
         self.keys.split_once('\n').unwrap_or((&self.keys, ""))
     }
-
-    /// For a document with other names: each of its names (the own one first), as its terms
-    /// and its length; `None` for the others. Step 5 (rank.rs `named_exact`) asks whether one
-    /// name is exactly the query, where the title's postings, which hold every name's words
-    /// under the own name's length, cannot tell: `поле бою` on the English side is the other
-    /// name of *Battlefield*, not of *Battlefield Value*, whose own name has two words.
-    pub fn named(&self) -> Option<Vec<Name>> {
-        named(&self.keys, &self.section)
-    }
 }
 
 /// One name of a document: its distinct terms and its length in words (tantivy's field
 /// length: every word counts, a little word or a number too).
 pub type Name = (Vec<String>, u32);
 
-/// [`Doc::named`] of a document's `keys` and its section number, as the command line reads
-/// them back from its index.
-pub fn named(keys: &str, section: &str) -> Option<Vec<Name>> {
-    match keys.split_once('\n') {
+/// For a glossary entry with other names, each of its names (`names`: its title as shown,
+/// then its other names, a line each, as the command line stores them and the browser has
+/// them in the entry's row), as its terms and its length; `None` for a document without
+/// other names. Step 5 (rank.rs `named_exact`) asks whether one name is exactly the query,
+/// where the title's postings, which hold every name's words under the own name's length,
+/// cannot tell: `поле бою` on the English side is the other name of *Battlefield*, not of
+/// *Battlefield Value*, whose own name has two words. `section`: the document's number,
+/// which counts as a word of its own name.
+pub fn named(names: &str, section: &str) -> Option<Vec<Name>> {
+    match names.split_once('\n') {
         Some((_, others)) if !others.is_empty() => {}
         _ => return None,
     }
-    let names = keys.split('\n').enumerate().map(|(k, name)| {
+    let names = names.split('\n').enumerate().map(|(k, name)| {
         let tokens = tokenize(name);
         let mut terms: Vec<String> = tokens.iter().map(|t| t.term.clone()).collect();
         // the own name has the section's own number too, outside its length (`own_number`

@@ -174,8 +174,10 @@ struct Fields {
     /// A glossary entry's other names (aliases, other languages' terms): words of its title
     /// outside the title's length, like `number` (rank.rs, step 3; [`Doc::names`]).
     others: Field,
-    /// A document's names (`Doc::keys`), stored for a document with other names only: step 5
-    /// asks whether one of them is exactly the query (`Doc::named`, rank.rs `named_exact`).
+    /// A glossary entry's names, stored for an entry with other names only: its title as
+    /// shown, then its other names (`Doc::names`), a line each, as the browser has them in
+    /// the entry's document chunk. Step 5 asks whether one of them is exactly the query
+    /// (`docs::named`, rank.rs `named_exact`), step 6 whether one is spelled as typed.
     names: Field,
     spelling: Field,
     lang: Field,
@@ -278,16 +280,7 @@ pub fn fingerprint(site: &Path) -> String {
         // not followed
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => entries.push((Vec::new(), m.len(), mtime(&m))),
-            Ok(m) if m.is_dir() => {
-                let mut found = Vec::new();
-                files_below(&path, &mut Vec::new(), &mut found);
-                // A status each, asked on every core: a warm search of a site of 4,000
-                // chapter files spent most of its time in these calls, one after the other.
-                entries.par_extend(found.into_par_iter().filter_map(|(rel, e)| {
-                    let m = e.metadata().ok()?;
-                    Some((rel, m.len(), mtime(&m)))
-                }));
-            }
+            Ok(m) if m.is_dir() => files_below(&path, &mut Vec::new(), &mut entries),
             _ => {}
         }
         entries.sort_unstable();
@@ -297,13 +290,16 @@ pub fn fingerprint(site: &Path) -> String {
 }
 
 /// Every file below `dir`, and every link to a file: its path below the top folder (`rel`
-/// is the part down to `dir`) and its entry, whose status [`fingerprint`] asks for; a link
-/// to a file with its size and modification time (of the file it leads to) already. Links
-/// to folders are not followed.
-fn files_below(dir: &Path, rel: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, Found)>) {
+/// is the part down to `dir`), size and modification time (of the file a link leads to).
+/// Links to folders are not followed.
+fn files_below(dir: &Path, rel: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, u64, u128)>) {
     let Ok(list) = std::fs::read_dir(dir) else {
         return;
     };
+    // this folder's files, whose status is asked for before the folder is left: an entry
+    // keeps its folder open, and a site of more folders than a process may open would have
+    // lost some of them from the fingerprint
+    let mut files: Vec<(Vec<u8>, std::fs::DirEntry)> = Vec::new();
     for e in list.flatten() {
         let Ok(kind) = e.file_type() else {
             continue;
@@ -314,7 +310,7 @@ fn files_below(dir: &Path, rel: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, Found)>) {
         if kind.is_dir() {
             files_below(&e.path(), rel, out);
         } else if kind.is_file() {
-            out.push((rel.clone(), Found::File(e)));
+            files.push((rel.clone(), e));
         } else if kind.is_symlink() {
             // a linked chapter file is read by the build (load.rs), so what it leads to
             // counts: an edit of the file it links to, or a link moved to another file (a
@@ -324,27 +320,18 @@ fn files_below(dir: &Path, rel: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, Found)>) {
                 if m.is_file() {
                     rel.extend_from_slice(b" -> ");
                     rel.extend_from_slice(to.as_os_str().as_encoded_bytes());
-                    out.push((rel.clone(), Found::Link(m)));
+                    out.push((rel.clone(), m.len(), mtime(&m)));
                 }
             }
         }
         rel.truncate(len);
     }
-}
-
-/// What [`files_below`] found: a file, or the status of the file a link leads to.
-enum Found {
-    File(std::fs::DirEntry),
-    Link(std::fs::Metadata),
-}
-
-impl Found {
-    fn metadata(self) -> std::io::Result<std::fs::Metadata> {
-        match self {
-            Found::File(e) => e.metadata(),
-            Found::Link(m) => Ok(m),
-        }
-    }
+    // A status each, asked on every core: a warm search of a site of 4,000 chapter files
+    // spent a fifth of its time in these calls, one after the other.
+    out.par_extend(files.into_par_iter().filter_map(|(rel, e)| {
+        let m = e.metadata().ok()?;
+        Some((rel, m.len(), mtime(&m)))
+    }));
 }
 
 fn mtime(m: &std::fs::Metadata) -> u128 {
@@ -486,7 +473,10 @@ impl SearchIndex {
             doc.add_text(f.title, own);
             if !others.is_empty() {
                 doc.add_text(f.others, others);
-                doc.add_text(f.names, &d.keys);
+            }
+            if d.kind == Kind::Glossary && !others.is_empty() {
+                // as the browser has them: the title as shown, then the other names
+                doc.add_text(f.names, format!("{}\n{others}", d.title));
             }
             doc.add_text(f.body, &d.text);
             if is_plain_number(&d.section) {
@@ -808,7 +798,7 @@ impl SearchIndex {
         let is_exact = |ord: u64| exact_of.get(&ord).copied().unwrap_or(false);
         let exact = rank::exact_first(&mut ranked, is_exact);
         // step 6: a document's title and other names (its stored `names` but the first,
-        // which is the title as written in the glossary)
+        // which is the title)
         let names_of = |ord: u64| -> Vec<String> {
             let (s, d) = by_ord[&ord];
             let Ok(doc) = searcher.doc::<TantivyDocument>(tantivy::DocAddress::new(s, d)) else {

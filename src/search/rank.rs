@@ -593,7 +593,7 @@ pub const SHOWN: usize = 10;
 /// 2,000 chapters, where the glossary has many entries of one name.)
 pub const NAMED_CHECKED: usize = 5;
 
-/// Step 5 for a document with other names (`docs::Doc::named`): whether one of its names
+/// Step 5 for a glossary entry with other names (`docs::named`): whether one of its names
 /// has every query word's own term (`terms`) and is one of the query's [`title_lengths`]
 /// long. Its title's postings hold the words of all its names under the own name's length,
 /// so they would take `поле бою` for the exact name of *Battlefield Value* (two words, and

@@ -1109,7 +1109,11 @@ pub fn write(
             // the languages that show this chapter in this language (`Doc::shown_in`), and a
             // glossary entry's other names, which step 6 compares with the query too (rank.rs
             // `spelled_first`)
-            let others = d.names().1;
+            let others = if d.kind == Kind::Glossary {
+                d.names().1
+            } else {
+                ""
+            };
             let list = |s: &mut String, items: &mut dyn Iterator<Item = &str>| {
                 s.push_str(",[");
                 for (i, l) in items.enumerate() {

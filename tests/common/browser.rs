@@ -145,6 +145,12 @@ impl Browser {
         self.run("set the page-load timeout", self.client.update_timeouts(t));
     }
 
+    /// Sets how long chromedriver lets a script run in the page.
+    pub fn set_script_timeout(&self, timeout: Duration) {
+        let t = TimeoutConfiguration::new(Some(timeout), None, None);
+        self.run("set the script timeout", self.client.update_timeouts(t));
+    }
+
     pub fn resize(&self, width: u32, height: u32) {
         // the window is bigger than the viewport by the browser's frame; size the viewport itself
         self.run_ignoring_errors(self.client.set_window_size(width, height));
@@ -196,8 +202,14 @@ impl Browser {
             )
         });
         self.js(&format!("{src}\n;return true;"));
+        // axe-core's first part runs at once, and on the print view (every chapter on one
+        // page) it took more than SCRIPT_TIMEOUT on a machine busy with a build: the bound
+        // is for pages that hang, not for this work (COMMAND_TIMEOUT still bounds it)
+        self.set_script_timeout(COMMAND_TIMEOUT - Duration::from_secs(10));
         self.js("window.__axe = null; axe.run(document, {resultTypes: ['violations']}).then(function (r) { window.__axe = r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; }).map(function (v) { return v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(' | '); }); });");
-        self.wait_until("return window.__axe", 120, "axe-core")
+        let found = self.wait_until("return window.__axe", 120, "axe-core");
+        self.set_script_timeout(SCRIPT_TIMEOUT);
+        found
     }
 
     /// Types `query` into the page's search box and waits for its results; returns the titles
