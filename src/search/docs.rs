@@ -6,7 +6,6 @@
 use std::borrow::Cow;
 
 use super::analyzer::tokenize;
-use super::web::is_plain_number;
 use crate::render::chapter_path;
 use crate::site::Site;
 
@@ -52,6 +51,16 @@ impl Doc<'_> {
     pub fn names(&self) -> (&str, &str) {
         self.keys.split_once('\n').unwrap_or((&self.keys, ""))
     }
+
+    /// A glossary entry's other names, a line each (empty for a section): what steps 5 and 6
+    /// compare with the query besides the title ([`named`], rank.rs `spelled_first`), kept
+    /// in the command line's index and in the entry's row of the browser's.
+    pub fn other_names(&self) -> &str {
+        match self.kind {
+            Kind::Glossary => self.names().1,
+            Kind::Section => "",
+        }
+    }
 }
 
 /// One name of a document: its distinct terms and its length in words (tantivy's field
@@ -64,21 +73,15 @@ pub type Name = (Vec<String>, u32);
 /// other names. Step 5 (rank.rs `named_exact`) asks whether one name is exactly the query,
 /// where the title's postings, which hold every name's words under the own name's length,
 /// cannot tell: `поле бою` on the English side is the other name of *Battlefield*, not of
-/// *Battlefield Value*, whose own name has two words. `section`: the document's number,
-/// which counts as a word of its own name.
-pub fn named(names: &str, section: &str) -> Option<Vec<Name>> {
+/// *Battlefield Value*, whose own name has two words.
+pub fn named(names: &str) -> Option<Vec<Name>> {
     match names.split_once('\n') {
         Some((_, others)) if !others.is_empty() => {}
         _ => return None,
     }
-    let names = names.split('\n').enumerate().map(|(k, name)| {
+    let names = names.split('\n').map(|name| {
         let tokens = tokenize(name);
         let mut terms: Vec<String> = tokens.iter().map(|t| t.term.clone()).collect();
-        // the own name has the section's own number too, outside its length (`own_number`
-        // in web.rs)
-        if k == 0 && is_plain_number(section) {
-            terms.push(section.to_string());
-        }
         terms.sort_unstable();
         terms.dedup();
         (terms, tokens.len() as u32)

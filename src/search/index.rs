@@ -474,9 +474,9 @@ impl SearchIndex {
             if !others.is_empty() {
                 doc.add_text(f.others, others);
             }
-            if d.kind == Kind::Glossary && !others.is_empty() {
+            if !d.other_names().is_empty() {
                 // as the browser has them: the title as shown, then the other names
-                doc.add_text(f.names, format!("{}\n{others}", d.title));
+                doc.add_text(f.names, format!("{}\n{}", d.title, d.other_names()));
             }
             doc.add_text(f.body, &d.text);
             if is_plain_number(&d.section) {
@@ -774,20 +774,27 @@ impl SearchIndex {
         let by_ord: FxHashMap<u64, (u32, u32)> = ords.iter().copied().zip(keys).collect();
         let lengths = rank::title_lengths(query);
         let terms: Vec<&str> = words.iter().map(|w| w.term.as_str()).collect();
+        // The stored fields of the first page, read once for steps 5 and 6 (both look only
+        // there).
+        let mut stored: FxHashMap<u64, TantivyDocument> = FxHashMap::default();
+        for &(ord, _) in ranked.iter().take(rank::SHOWN) {
+            let (s, d) = by_ord[&ord];
+            stored.insert(ord, searcher.doc(tantivy::DocAddress::new(s, d))?);
+        }
+        let text = |ord: u64, f: Field| -> &str {
+            (stored.get(&ord))
+                .and_then(|doc| doc.get_first(f))
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+        };
         // step 5 for the first page, worked out once: one of the first NAMED_CHECKED with
-        // other names reads them from its stored fields
+        // other names is judged by them
         let mut exact_of: FxHashMap<u64, bool> = FxHashMap::default();
         for (at, &(ord, _)) in ranked.iter().take(rank::SHOWN).enumerate() {
             let key = by_ord[&ord];
             let titled = titled.iter().all(|t| t.contains(&key));
-            let doc: TantivyDocument = searcher.doc(tantivy::DocAddress::new(key.0, key.1))?;
-            let text = |f: Field| {
-                doc.get_first(f)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-            };
             let named = (at < rank::NAMED_CHECKED)
-                .then(|| super::docs::named(text(self.fields.names), text(self.fields.section)))
+                .then(|| super::docs::named(text(ord, self.fields.names)))
                 .flatten();
             let exact = match named {
                 Some(names) => titled && rank::named_exact(&names, &terms, lengths),
@@ -800,17 +807,8 @@ impl SearchIndex {
         // step 6: a document's title and other names (its stored `names` but the first,
         // which is the title)
         let names_of = |ord: u64| -> Vec<String> {
-            let (s, d) = by_ord[&ord];
-            let Ok(doc) = searcher.doc::<TantivyDocument>(tantivy::DocAddress::new(s, d)) else {
-                return Vec::new();
-            };
-            let text = |f: Field| {
-                doc.get_first(f)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-            };
-            let others = text(self.fields.names).split('\n').skip(1);
-            std::iter::once(text(self.fields.shown_title))
+            let others = text(ord, self.fields.names).split('\n').skip(1);
+            std::iter::once(text(ord, self.fields.shown_title))
                 .chain(others)
                 .map(str::to_string)
                 .collect()

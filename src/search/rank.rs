@@ -755,8 +755,8 @@ mod tests {
     #[test]
     fn one_of_a_documents_names_must_be_exactly_the_query() {
         // *Battlefield* and *Battlefield Value* on the English side, with their Ukrainian names
-        let battlefield = crate::search::docs::named("Battlefield\nПоле бою", "").unwrap();
-        let value = crate::search::docs::named("Battlefield Value\nЛіміт поля бою", "").unwrap();
+        let battlefield = crate::search::docs::named("Battlefield\nПоле бою").unwrap();
+        let value = crate::search::docs::named("Battlefield Value\nЛіміт поля бою").unwrap();
         let exact = |names: &[crate::search::docs::Name], q: &str| {
             let words = query_words(q);
             let terms: Vec<&str> = words.iter().map(|(t, _)| t.as_str()).collect();
@@ -773,14 +773,11 @@ mod tests {
         // words of two names together are none of them
         assert!(!exact(&battlefield, "battlefield бою"));
         // a document without other names is left to its title's postings
-        assert!(crate::search::docs::named("Battlefield", "").is_none());
-        assert!(crate::search::docs::named("Battlefield\n", "").is_none());
-        // a section's own number is a word of its own name, outside its length
-        let numbered = crate::search::docs::named("Damage\nШкода", "7.1.0").unwrap();
-        assert_eq!(
-            numbered[0],
-            (vec!["7.1.0".to_string(), "damag".to_string()], 1)
-        );
+        assert!(crate::search::docs::named("Battlefield").is_none());
+        assert!(crate::search::docs::named("Battlefield\n").is_none());
+        // a name's terms, once each, and its length in words
+        let named = crate::search::docs::named("Line of Sight\nЛінія зору, лінія").unwrap();
+        assert_eq!(named[1], (vec!["зор".to_string(), "лін".to_string()], 3));
     }
 
     #[test]

@@ -956,7 +956,14 @@ pub fn write(
             }
         }
     }
-    let meta_langs = langs.clone();
+    let glossary = (langs.iter())
+        .map(|(_, first, end)| {
+            let at = docs[*first..*end]
+                .iter()
+                .position(|d| d.kind == Kind::Glossary);
+            at.map_or(*end, |i| first + i)
+        })
+        .collect();
     let meta = Meta {
         n: docs.len(),
         tokens,
@@ -973,14 +980,7 @@ pub fn write(
         norms,
         bounds,
         bound_step: BOUND_STEP,
-        glossary: (meta_langs.iter())
-            .map(|(_, first, end)| {
-                let at = docs[*first..*end]
-                    .iter()
-                    .position(|d| d.kind == Kind::Glossary);
-                at.map_or(*end, |i| first + i)
-            })
-            .collect(),
+        glossary,
         stop: super::rank::STOP_WORDS,
     };
     let meta_json = serde_json::to_string(&meta).map_err(std::io::Error::other)?;
@@ -1086,8 +1086,9 @@ pub fn write(
         // One JSON array per document: glossary entry (1) or section (0), section number,
         // title, chapter, URL, the first PASSAGE_CHARS of the text with `…` when it goes
         // on, the languages that show the chapter in this language, if any, and a glossary
-        // entry's other names, if any. Written by hand rather than through serde_json: the passages are most of the
-        // index's bytes, and they rarely need escaping (see `json::escape_into`).
+        // entry's other names, if any. Written by hand rather than through serde_json: the
+        // passages are most of the index's bytes, and they rarely need escaping (see
+        // `json::escape_into`).
         let mut s = format!("RulebookSearch.docs({k},[");
         for (i, d) in chunk.iter().enumerate() {
             if i > 0 {
@@ -1109,11 +1110,7 @@ pub fn write(
             // the languages that show this chapter in this language (`Doc::shown_in`), and a
             // glossary entry's other names, which step 6 compares with the query too (rank.rs
             // `spelled_first`)
-            let others = if d.kind == Kind::Glossary {
-                d.names().1
-            } else {
-                ""
-            };
+            let others = d.other_names();
             let list = |s: &mut String, items: &mut dyn Iterator<Item = &str>| {
                 s.push_str(",[");
                 for (i, l) in items.enumerate() {

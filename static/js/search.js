@@ -681,10 +681,8 @@
   function namedExact(h, words, titleLen) {
     var A = window.RulebookAnalyzer, names = [h.title].concat(h.names);
     if (!h.names.length) return words.lengths.indexOf(titleLen) >= 0;
-    return names.some(function (name, k) {
+    return names.some(function (name) {
       var tokens = A.tokenize(name), have = new Set(tokens.map(function (t) { return t.term; }));
-      // the own name has the section's own number too, outside its length
-      if (k === 0 && h.section.length <= 32 && /^[0-9]+(\.[0-9]+)*$/.test(h.section)) have.add(h.section);
       return words.lengths.indexOf(tokens.length) >= 0 && words.every(function (w) { return have.has(w.term); });
     });
   }
