@@ -25,8 +25,17 @@ async function main() {
   for (const [q, lang] of queries) {
     const web = (await page(path.join(site, "public"), jsdir).S.query(q, lang)).slice(0, 10).map((h) => h.url);
     // the query last, after `--`: a query may begin with `-`
-    const out = execFileSync(bin, ["search", "--site", site, "--lang", lang, "--limit", "10", "--json", "--", q], { encoding: "utf8" });
-    const cli = JSON.parse(out).map((h) => h.url);
+    let cli;
+    try {
+      const out = execFileSync(bin, ["search", "--site", site, "--lang", lang, "--limit", "10", "--json", "--", q], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      cli = JSON.parse(out).map((h) => h.url);
+    } catch (e) {
+      // a query the command line refuses (one of white space only is an error there) is a
+      // difference to report, not the end of the run
+      const why = (e.stderr || e.message || "").toString().trim().split("\n")[0];
+      console.log(`${lang}\t${JSON.stringify(q)}\n  cli failed (exit ${e.status}): ${why}\n  web ${web.join(" ")}`);
+      continue;
+    }
     if (JSON.stringify(cli) === JSON.stringify(web)) agree++;
     else console.log(`${lang}\t${q}\n  cli ${cli.join(" ")}\n  web ${web.join(" ")}`);
   }
