@@ -406,6 +406,13 @@ fn cycle_diagnostic(
 /// levels, and this many stays far within the stack the macro guard leaves.
 pub const MAX_TEMPLATE_DEPTH: usize = 40;
 
+/// Most operators one tag or expression may have (`+`, `and`, `~`, `|`, comparisons, …).
+/// Tera parses a chain of them into a tree as deep as the chain is long and evaluates it by
+/// recursion too, so a long enough chain overflows the stack and aborts the process with no
+/// file named (about 5,000 `+` or 10,000 `and` did, in a build). Real expressions have a
+/// handful.
+pub const MAX_TAG_OPERATORS: usize = 256;
+
 /// Where `src` nests deeper than [`MAX_TEMPLATE_DEPTH`], as the diagnostic to show.
 pub fn too_deep(name: &str, src: &str) -> Option<Diagnostic> {
     let error = |line: usize, what: &str, fix: &str| {
@@ -438,7 +445,31 @@ pub fn too_deep(name: &str, src: &str) -> Option<Diagnostic> {
         }
         let mut brackets = 0usize;
         let mut quote = None;
+        let mut operators = 0usize;
+        // the start of the word being read, outside quotes
+        let mut word: Option<usize> = None;
+        let mut in_op = false;
         for (i, c) in t.text.char_indices() {
+            if quote.is_none() {
+                if c.is_alphanumeric() || c == '_' {
+                    word.get_or_insert(i);
+                } else if let Some(w) = word.take() {
+                    operators += usize::from(is_word_operator(&t.text[w..i]));
+                }
+                // `==`, `<=`, `!=` are one operator each: a run of these characters counts once
+                let op = "+-*/%~|<>=!".contains(c);
+                operators += usize::from(op && !in_op);
+                in_op = op;
+                if operators > MAX_TAG_OPERATORS {
+                    let line = t.line + t.text[..i].matches('\n').count();
+                    return Some(Diagnostic::error(
+                        "template",
+                        format!("templates/{name}"),
+                        line,
+                        format!("this expression has more than {MAX_TAG_OPERATORS} operators, more than any page needs and more than rendering can follow; split it (a `{{% set %}}` can hold a part of it)"),
+                    ));
+                }
+            }
             match (quote, c) {
                 (Some(q), c) if c == q => quote = None,
                 (Some(_), _) => {}
@@ -460,6 +491,11 @@ pub fn too_deep(name: &str, src: &str) -> Option<Diagnostic> {
         }
     }
     None
+}
+
+/// Whether `word` is one of Tera's operators written as a word.
+fn is_word_operator(word: &str) -> bool {
+    matches!(word, "and" | "or" | "not" | "in" | "is")
 }
 
 /// A `{% … %}` tag, or a `{{ … }}` expression, of a template's source.
@@ -685,6 +721,26 @@ mod tests {
             "(".repeat(99)
         );
         assert_eq!(too_deep("t.html", &quoted), None);
+    }
+
+    #[test]
+    fn a_chain_of_more_operators_than_the_limit_is_refused_at_its_line() {
+        let chain = |op: &str, n: usize| format!("x\n{{{{ 1{} }}}}", format!(" {op} 1").repeat(n));
+        for op in ["+", "and", "or", "~", "|", "=="] {
+            assert_eq!(
+                too_deep("t.html", &chain(op, MAX_TAG_OPERATORS)),
+                None,
+                "{op}"
+            );
+            let d = too_deep("t.html", &chain(op, MAX_TAG_OPERATORS + 1)).expect(op);
+            assert_eq!(d.line, 2, "{op}");
+            assert!(d.message.contains("operators"), "{}", d.message);
+        }
+        // operators in strings are text, and words that only contain one are not operators
+        let text = format!("{{{{ '{}' ~ index ~ island }}}}", "+".repeat(999));
+        assert_eq!(too_deep("t.html", &text), None);
+        // separate expressions do not add up
+        assert_eq!(too_deep("t.html", &chain("+", 200).repeat(3)), None);
     }
 
     #[test]
