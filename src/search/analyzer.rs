@@ -312,15 +312,24 @@ pub fn fold(text: &str) -> String {
     out
 }
 
+/// Longest English word that is stemmed; a longer one is its own term. No English word is
+/// near it, and the English stemmer is quadratic in a word's length on some words (each `y`
+/// of `yyyy…` is rewritten by moving the rest of the word): a chapter of one 1 MB word took
+/// 23 s to build, a glossary definition of 2 MB three minutes. (The Ukrainian stemmer is
+/// linear.) analyzer.js `MAX_STEMMED`.
+pub const MAX_STEMMED_CHARS: usize = 64;
+
 /// Stems one folded word with the stemmer of its script: Ukrainian
 /// ([`super::stem_uk::stem`], which also folds `ґ` → `г`) if it has a
 /// Cyrillic letter, English (Porter2) if it is Latin letters and apostrophes
-/// only, otherwise the word unchanged (numbers, codes such as `d6`, Greek…).
+/// only and at most [`MAX_STEMMED_CHARS`] long, otherwise the word unchanged
+/// (numbers, codes such as `d6`, Greek…).
 pub fn stem_word(folded_word: &str) -> String {
     if folded_word.chars().any(is_cyrillic) {
         super::stem_uk::stem(folded_word)
     } else if folded_word.chars().any(is_latin)
         && folded_word.chars().all(|c| is_latin(c) || c == '\'')
+        && folded_word.chars().nth(MAX_STEMMED_CHARS).is_none()
     {
         Stemmer::create(Algorithm::English)
             .stem(folded_word)
@@ -526,6 +535,26 @@ mod tests {
         ] {
             assert_eq!(stem_word(w), en.stem(w));
         }
+    }
+
+    /// An English word longer than any word is its own term: the stemmer is quadratic on
+    /// some (`yyyy…`), and a text of one such word took minutes to index.
+    #[test]
+    fn english_words_past_the_longest_stemmed_are_kept_whole() {
+        let en = Stemmer::create(Algorithm::English);
+        let at = format!("{}ing", "a".repeat(MAX_STEMMED_CHARS - 3));
+        assert_eq!(stem_word(&at), en.stem(&at));
+        assert_ne!(stem_word(&at), at);
+        let past = format!("{}ing", "a".repeat(MAX_STEMMED_CHARS - 2));
+        assert_eq!(stem_word(&past), past);
+        let ys = "y".repeat(200_000);
+        assert_eq!(stem_word(&ys), ys);
+        // Ukrainian words of any length are stemmed (and fold `ґ`): that stemmer is linear
+        let uk = format!("{}ґами", "а".repeat(MAX_STEMMED_CHARS));
+        assert_eq!(
+            stem_word(&uk),
+            format!("{}г", "а".repeat(MAX_STEMMED_CHARS))
+        );
     }
 
     /// Forms of one word as they come through the full analyzer (with

@@ -30,8 +30,9 @@ pub const TOKENIZER: &str = "rulebook";
 /// Name of the tokenizer of the `spelling` field: the spellings with `ґ` of the words that
 /// have one ([`rank::spelling`]), so the exact form can rank higher (rank.rs, step 3).
 pub const SPELLING_TOKENIZER: &str = "rulebook-spelling";
-/// Changes whenever the index's schema does, so an index of an older layout is rebuilt.
-const FORMAT: u32 = 9;
+/// Changes whenever the index's schema or the analyzer's terms do, so an index of an older
+/// layout is rebuilt (10: English words past `MAX_STEMMED_CHARS` are kept whole).
+const FORMAT: u32 = 10;
 /// The code that makes the index's terms: an index made by another analyzer or stemmer (a
 /// program built from other sources, of the same version) is built again, not searched
 /// with terms it does not have (`пять` found nothing once the stemmer dropped apostrophes).

@@ -99,14 +99,17 @@
     return out;
   }
 
+  /* Longest English word that is stemmed (src/search/analyzer.rs MAX_STEMMED_CHARS): the
+     English stemmer is quadratic in a word's length on some words (`yyyy…`). */
+  var MAX_STEMMED = 64;
   var stems = new Map();
   function stemWord(w) {
-    var latin = false, other = false, ch, s = stems.get(w);
+    var latin = false, other = false, ch, n = 0, s = stems.get(w);
     if (s !== undefined) return s;
     if (hasCyr(w)) s = stemUk(w);
     else {
-      for (ch of w) { if (isLatin(ch)) latin = true; else if (ch !== "'") other = true; }
-      s = latin && !other ? stemEn(w) : w;
+      for (ch of w) { n++; if (isLatin(ch)) latin = true; else if (ch !== "'") other = true; }
+      s = latin && !other && n <= MAX_STEMMED ? stemEn(w) : w;
     }
     if (stems.size > 20000) stems.clear();
     stems.set(w, s);
