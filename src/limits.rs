@@ -10,9 +10,22 @@ use crate::diag::{Diagnostic, Diagnostics};
 /// many times that size is a mistake (a log, a dump), and reading it would only use up memory.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Reads a content file, refusing one larger than [`MAX_FILE_BYTES`] before reading it.
+/// Reads a content file, refusing one larger than [`MAX_FILE_BYTES`] before reading it, and
+/// one that is not a file at all: opening a named pipe waits for a writer that never comes, so
+/// a pipe as `site.yaml` hung the build.
 pub fn read_limited(path: &Path, shown: &Path, diags: &mut Diagnostics) -> Option<Vec<u8>> {
     use std::io::Read;
+    if let Ok(m) = std::fs::metadata(path) {
+        if !m.is_file() && !m.is_dir() {
+            diags.push(Diagnostic::error(
+                "io",
+                shown,
+                0,
+                "this is not a plain file (a pipe, a socket or a device); it must be a text file",
+            ));
+            return None;
+        }
+    }
     let result = std::fs::File::open(path).and_then(|f| {
         let mut bytes = Vec::new();
         // one byte more than the limit tells "too large" apart from "exactly the limit"

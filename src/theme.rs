@@ -465,9 +465,16 @@ impl Theme {
             let mut named = v.is_some();
             let site_file = site_root.join("i18n").join(format!("{lang}.yaml"));
             let readable = walk_i18n && stays_inside(&site_file, &canon_root, site_root, diags);
-            let site_bytes = readable.then(|| std::fs::read(&site_file).ok()).flatten();
+            // a file that is there and cannot be read (or is a pipe) is an error, not a
+            // language without strings
+            let had_file = readable && site_file.exists();
+            let site_bytes = had_file
+                .then(|| {
+                    let shown = display_path(&site_file, site_root);
+                    crate::limits::read_limited(&site_file, &shown, diags)
+                })
+                .flatten();
             // a file that is there but could not be read as strings has said so itself
-            let had_file = site_bytes.is_some();
             if let Some(bytes) = site_bytes {
                 let shown = display_path(&site_file, site_root);
                 if let Some(text) = crate::load::decode(bytes, &shown, diags) {
