@@ -114,9 +114,20 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     if failed {
         return Err(BuildError::Content);
     }
-    staging
+    let left = staging
         .commit()
         .map_err(|e| BuildError::Output(commit_error(&target, &e)))?;
+    if let Some(left) = left {
+        diags.push(crate::diag::Diagnostic::warning(
+            "output",
+            &target,
+            0,
+            format!(
+                "the previous site could not be deleted whole: {} is left beside it (something in it cannot be deleted: check its permissions); the next build tries again",
+                left.display()
+            ),
+        ));
+    }
     sw.lap("swap in");
     let report = BuildReport {
         output: target,

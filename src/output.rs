@@ -183,7 +183,9 @@ pub fn check_output(output: &Path, site_root: &Path) -> Result<Output, OutputErr
         return refuse("it is the site folder or contains it; choose a folder such as public/");
     }
     for own in ["content", "templates", "static", "i18n"] {
-        if out.starts_with(root.join(own)) {
+        // a source folder may be a link to elsewhere (a content/ kept in another repository):
+        // the output must not land where it leads either
+        if out.starts_with(root.join(own)) || out.starts_with(absolute(&root.join(own))) {
             return refuse(&format!("it is inside the site's {own}/ folder"));
         }
     }
@@ -447,7 +449,9 @@ impl Staging {
     }
 
     /// Puts the new site in place of the old one, with a marker that lists every file it holds.
-    pub fn commit(mut self) -> std::io::Result<()> {
+    /// Returns the old site's folder when it could not be removed whole (a folder in it the
+    /// user made read-only): it keeps its marker, so the next build removes it if it can.
+    pub fn commit(mut self) -> std::io::Result<Option<PathBuf>> {
         let files = self.take_written();
         std::fs::write(self.dir.join(MARKER), marker_text(files))?;
         let parent = self.target.parent().unwrap_or(Path::new("."));
@@ -482,10 +486,13 @@ impl Staging {
         // holds only its marker now
         let _ = std::fs::remove_dir_all(&self.outer);
         if old.exists() {
-            remove_tree(&old);
+            let gone = remove_tree(&old);
             crate::stop::keep(&old);
+            if !gone {
+                return Ok(Some(old));
+            }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Puts the folder `sub` of the new site (one name, such as `search`) in place of the
@@ -620,7 +627,9 @@ fn exchange(new: &Path, live: &Path) -> std::io::Result<()> {
 
 /// Removes a folder of ours, its subfolders in parallel (a site is thousands of small files,
 /// and unlinking them one by one on one core is most of the time a rebuild takes to swap in).
-fn remove_tree(dir: &Path) {
+/// Its marker goes last, so a folder that could not be removed whole is still known as ours
+/// (see [`clean_stale`]). Returns whether it is gone.
+fn remove_tree(dir: &Path) -> bool {
     use rayon::prelude::*;
     let mut subdirs = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
@@ -639,7 +648,27 @@ fn remove_tree(dir: &Path) {
             let _ = std::fs::remove_file(p);
         }
     });
-    let _ = std::fs::remove_dir_all(dir);
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name() == MARKER {
+                continue;
+            }
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = std::fs::remove_dir_all(&p);
+            } else {
+                let _ = std::fs::remove_file(&p);
+            }
+        }
+    }
+    let only_marker = std::fs::read_dir(dir)
+        .map(|mut d| d.all(|e| e.is_ok_and(|e| e.file_name() == MARKER)))
+        .unwrap_or(false);
+    if only_marker {
+        let _ = std::fs::remove_file(dir.join(MARKER));
+        let _ = std::fs::remove_dir(dir);
+    }
+    !dir.exists()
 }
 
 /// Removes temporary folders left by builds that were killed (they carry our marker).
@@ -668,7 +697,7 @@ fn clean_stale(parent: &Path, name: &str) {
                 if is_old && !target.exists() && std::fs::rename(e.path(), &target).is_ok() {
                     continue;
                 }
-                let _ = std::fs::remove_dir_all(e.path());
+                remove_tree(&e.path());
             }
         }
     }
@@ -747,6 +776,24 @@ mod tests {
         std::fs::write(old.join("en/index.html"), "x").unwrap();
         std::fs::write(old.join(MARKER), LEGACY_MARKER).unwrap();
         assert!(check_output(&old, &site).is_ok());
+    }
+
+    /// A site whose content/ is a link to a folder elsewhere (kept in another repository, say):
+    /// an output inside that folder, named by its real path, is inside content/ all the same.
+    #[test]
+    fn refuses_the_real_folder_of_a_linked_content_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("real/content");
+        std::fs::create_dir_all(real.join("en")).unwrap();
+        let site = t.path().join("site");
+        std::fs::create_dir_all(&site).unwrap();
+        std::os::unix::fs::symlink(&real, site.join("content")).unwrap();
+        let Err(err) = check_output(&real.join("en/site"), &site) else {
+            panic!("an output inside the linked content/ was accepted");
+        };
+        assert!(err.0.contains("inside the site's content/"), "{}", err.0);
+        assert!(check_output(&site.join("content/en/site"), &site).is_err());
+        assert!(check_output(&site.join("public"), &site).is_ok());
     }
 
     /// A site written by a build, with the given files.
@@ -880,6 +927,53 @@ mod tests {
             assert!(check_output(&link.join(out), &site).is_err(), "{out}");
         }
         assert!(check_output(&link.join("public/a/b"), &site).is_ok());
+    }
+
+    /// An old site with a folder that cannot be emptied (here an immutable one, which even
+    /// root cannot empty): the swap says so, the leftover keeps its marker, and once the folder
+    /// can be emptied the next build removes it. It used to lose its marker first, and stay.
+    #[test]
+    fn an_old_site_that_cannot_be_deleted_whole_is_reported_and_removed_later() {
+        let t = tempfile::tempdir().unwrap();
+        let target = t.path().join("public");
+        built(
+            &target,
+            &["en/a/index.html", "en/b/index.html", "index.html"],
+        );
+        let stuck = target.join("en/a");
+        let chattr = |flag: &str, dir: &Path| {
+            std::process::Command::new("chattr")
+                .arg(flag)
+                .arg(dir)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !chattr("+i", &stuck) {
+            // a file system without the flag (tmpfs, some containers): nothing to test here
+            eprintln!(
+                "skipped: chattr +i is not available for {}",
+                stuck.display()
+            );
+            return;
+        }
+        let s = Staging::new(&target).unwrap();
+        write_file(&s.dir, "index.html", b"new").unwrap();
+        let left = s.commit();
+        // the folder is wherever the swap left it (the old site's folder, if it stayed)
+        let old = std::fs::read_dir(t.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.to_string_lossy().contains(".public.rulebook-old-"));
+        let unstuck = old.as_ref().is_some_and(|o| chattr("-i", &o.join("en/a")));
+        let left = left.unwrap().expect("the old site is reported as left");
+        assert!(unstuck);
+        assert!(left.join(MARKER).is_file(), "the leftover keeps its marker");
+        assert_eq!(std::fs::read(target.join("index.html")).unwrap(), b"new");
+        // the next build's staging sweeps it away
+        let s = Staging::new(&target).unwrap();
+        drop(s);
+        assert!(!left.exists(), "{} is still there", left.display());
     }
 
     #[test]

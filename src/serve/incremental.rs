@@ -89,7 +89,8 @@ impl Live {
             return Err(refused(checked.legacy_refusal()));
         }
         checked.check_unlisted().map_err(refused)?;
-        staging.commit().map_err(|e| {
+        // an old site that cannot be deleted whole keeps its marker; the next swap tries again
+        staging.commit().map(drop).map_err(|e| {
             vec![Diagnostic::error(
                 "io",
                 output,
