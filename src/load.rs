@@ -628,8 +628,12 @@ pub fn check_id(id: &str) -> Result<(), &'static str> {
             "may hold only letters, digits, `-` and `_` (it becomes part of the page address)",
         );
     }
-    if RESERVED_IDS.contains(&id) {
-        return Err("is reserved for a page the build writes itself; choose another id");
+    // without regard to case: on a file system that ignores case (a Mac's, Windows'), the
+    // folder of `Glossary` is the folder of `glossary`, and one page would replace the other
+    if RESERVED_IDS.contains(&id.to_lowercase().as_str()) {
+        return Err(
+            "is reserved for a page the build writes itself (in any case); choose another id",
+        );
     }
     Ok(())
 }
