@@ -214,6 +214,8 @@ struct State<'s> {
     footnote_refs: HashMap<String, usize>,
     /// Each footnote label, as Markdown matches it, → its id (see [`State::footnote_id`]).
     footnote_ids: HashMap<String, String>,
+    /// The id of each footnote defined so far → the line of its definition.
+    footnotes_defined: HashMap<String, usize>,
     in_code: bool,
     /// Raw HTML elements open around the text: links (`<a …>`) and code (`<code>`, `<pre>`,
     /// `<kbd>`, `<samp>`), in which no number or term is linked, as in Markdown's own.
@@ -260,6 +262,7 @@ pub fn prepare_with<'s>(
         footnotes: Vec::new(),
         footnote_refs: HashMap::default(),
         footnote_ids: HashMap::default(),
+        footnotes_defined: HashMap::default(),
         in_code: false,
         raw_link: 0,
         raw_code: 0,
@@ -468,10 +471,24 @@ pub fn prepare_with<'s>(
             Event::Start(Tag::FootnoteDefinition(label)) => {
                 let n = st.footnote_number(&label);
                 let id = st.footnote_id(&label);
-                st.used_anchors.insert(format!("fn-{id}"));
-                let mut h = String::from("<div class=\"footnote\" id=\"");
-                st.anchor(&format!("fn-{id}"), &mut h);
-                h.push_str("\" role=\"doc-footnote\"><a class=\"fn-back\" href=\"#");
+                let mut h = String::from("<div class=\"footnote\"");
+                // A label defined twice: the references go to the first definition, and the
+                // second keeps no id, or the page would have two elements of one id.
+                if let Some(&first) = st.footnotes_defined.get(&id) {
+                    st.out.diags.push(Diagnostic::warning(
+                        "footnote",
+                        st.src.file,
+                        line,
+                        format!("footnote `[^{label}]` is defined a second time (first on line {first}); its references go to the first, so remove or rename one"),
+                    ));
+                } else {
+                    st.footnotes_defined.insert(id.clone(), line);
+                    st.used_anchors.insert(format!("fn-{id}"));
+                    h.push_str(" id=\"");
+                    st.anchor(&format!("fn-{id}"), &mut h);
+                    h.push('"');
+                }
+                h.push_str(" role=\"doc-footnote\"><a class=\"fn-back\" href=\"#");
                 st.anchor(&format!("fnref-{id}"), &mut h);
                 h.push_str(&format!("\">{n}</a>"));
                 buf.push(Event::Html(h.into()));

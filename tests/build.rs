@@ -1584,6 +1584,37 @@ fn footnote_ids_are_whole_and_unique() {
     assert_links_resolve(&out);
 }
 
+/// A footnote defined twice: the page has each id once (the second definition has none), the
+/// reference goes to the first, and the build warns at the second's line.
+#[test]
+fn a_footnote_defined_twice_is_warned_of_and_keeps_its_ids_unique() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\nText[^1].\n\n[^1]: One.\n[^1]: Two.\n",
+        ),
+    ]);
+    let r = build_ok(dir.path());
+    assert!(
+        r.stderr.contains("warning[footnote]: content/en/a.md:9:") && r.stderr.contains("line 8"),
+        "{}",
+        r.stderr
+    );
+    let out = dir.path().join("public");
+    for p in ["en/a/index.html", "en/print/index.html"] {
+        let doc = page(&out.join(p));
+        let mut ids = attrs(&doc, "[id]", "id");
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "{p}: an id is repeated");
+        assert_eq!(doc.select(&sel("div.footnote")).count(), 2, "{p}");
+        assert_eq!(attrs(&doc, "div.footnote", "id").len(), 1, "{p}");
+    }
+    assert_links_resolve(&out);
+}
+
 /// Inside a raw HTML link or code element, as inside Markdown's own, no section number and no
 /// glossary term is linked: they were, and made a link inside a link.
 #[test]
