@@ -200,6 +200,11 @@ fn cases() -> Vec<Case> {
         case("id climbs out", NEW, "---\nid: ../../etc\ntitle: B\n---\n").at("bad-id", NEW, 2),
         case("id with a space", NEW, "---\nid: a b\ntitle: B\n---\n").at("bad-id", NEW, 2),
         case("id reserved", NEW, "---\nid: glossary\ntitle: B\n---\n").at("bad-id", NEW, 2),
+        // one folder with `glossary/` where case is ignored (a Mac's or Windows' disk)
+        case("id reserved, in capitals", NEW, "---\nid: Glossary\ntitle: B\n---\n")
+            .at("bad-id", NEW, 2),
+        case("id reserved, all capitals", NEW, "---\nid: PRINT\ntitle: B\n---\n")
+            .at("bad-id", NEW, 2),
         case(
             "id too long",
             NEW,
@@ -561,6 +566,16 @@ fn cases() -> Vec<Case> {
             "{% extends \"base.html\" %}\n{% block main %}\n\n{% include \"nope.html\" %}\n{% endblock %}\n",
         )
         .at("template", "templates/chapter.html", 4),
+        // a chain this long overflowed the stack in Tera's parser and aborted the process
+        case(
+            "template with 10,000 operators in one expression",
+            "templates/chapter.html",
+            format!(
+                "{{% extends \"base.html\" %}}\n{{% block main %}}\n{{{{ 1{} }}}}\n{{% endblock %}}\n",
+                " + 1".repeat(10_000)
+            ),
+        )
+        .at("template", "templates/chapter.html", 3),
         case(
             "a static file where the theme has a folder",
             "static/css",
@@ -1310,4 +1325,33 @@ fn messages_say_what_the_mistake_is() {
         "{}",
         r.stdout
     );
+}
+
+/// A named pipe where the settings or a language's strings belong: opening one for reading
+/// waits for a writer, and the build hung there for good. It is refused, naming the file.
+#[test]
+fn a_named_pipe_as_the_settings_or_a_languages_strings_is_refused() {
+    for rel in ["content/site.yaml", "i18n/en.yaml"] {
+        let d = default_site();
+        let p = d.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&p);
+        let made = std::process::Command::new("mkfifo").arg(&p).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo {rel}");
+        // bounded: the bug this guards against is a build that never ends
+        let out = std::process::Command::new("timeout")
+            .arg("60")
+            .arg(bin())
+            .args(["build", "--site"])
+            .arg(d.path())
+            .output()
+            .expect("run rulebook");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{rel}: {err}");
+        assert!(
+            err.contains(&format!("{rel}: this is not a plain file")),
+            "{rel}: {err}"
+        );
+        assert!(!d.path().join("public").exists(), "{rel}");
+    }
 }
