@@ -639,12 +639,7 @@ fn glossary_keys_differing_in_case_give_no_id_twice() {
     build_ok(dir.path());
     let out = dir.path().join("public");
     for p in ["en/glossary/index.html", "en/print/index.html"] {
-        let doc = page(&out.join(p));
-        let mut ids = attrs(&doc, "[id]", "id");
-        let n = ids.len();
-        ids.sort();
-        ids.dedup();
-        assert_eq!(ids.len(), n, "{p}: an id is repeated");
+        unique_ids(&page(&out.join(p)), p);
     }
     let doc = page(&out.join("en/glossary/index.html"));
     let both: Vec<String> = attrs(&doc, "dt[id]", "id")
@@ -674,12 +669,7 @@ fn glossary_keys_named_like_the_pages_own_ids_give_no_id_twice() {
             format!("{lang}/glossary/index.html"),
             format!("{lang}/print/index.html"),
         ] {
-            let doc = page(&out.join(&p));
-            let mut ids = attrs(&doc, "[id]", "id");
-            let n = ids.len();
-            ids.sort();
-            ids.dedup();
-            assert_eq!(ids.len(), n, "{p}: an id is repeated");
+            unique_ids(&page(&out.join(&p)), &p);
         }
         // the entry is on the page, under an anchor of its own
         let doc = page(&out.join(format!("{lang}/glossary/index.html")));
@@ -1547,6 +1537,16 @@ fn texts_of(doc: &Html, selector: &str) -> Vec<String> {
         .collect()
 }
 
+/// The ids of `doc` (the page `p`), sorted; fails when one is repeated.
+fn unique_ids(doc: &scraper::Html, p: &str) -> Vec<String> {
+    let mut ids = attrs(doc, "[id]", "id");
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "{p}: an id is repeated");
+    ids
+}
+
 /// Footnotes: a label matches its note however its case or white space is written, as Markdown
 /// matches them, and the ids follow (no space in an id); a second reference to a note has an id
 /// of its own; a heading whose words make a footnote's id (`Fn 1`) takes another. Each of these
@@ -1564,12 +1564,8 @@ fn footnote_ids_are_whole_and_unique() {
     let out = dir.path().join("public");
     for p in ["en/a/index.html", "en/print/index.html"] {
         let doc = page(&out.join(p));
-        let mut ids = attrs(&doc, "[id]", "id");
+        let ids = unique_ids(&doc, p);
         assert!(ids.iter().all(|i| !i.contains(' ')), "{p}: {ids:?}");
-        let n = ids.len();
-        ids.sort();
-        ids.dedup();
-        assert_eq!(ids.len(), n, "{p}: an id is repeated");
         // every reference leads to its note, and each note back to a reference
         let refs = attrs(&doc, "sup.fnref a", "href");
         assert_eq!(refs.len(), 5, "{p}");
@@ -1604,11 +1600,7 @@ fn a_footnote_defined_twice_is_warned_of_and_keeps_its_ids_unique() {
     let out = dir.path().join("public");
     for p in ["en/a/index.html", "en/print/index.html"] {
         let doc = page(&out.join(p));
-        let mut ids = attrs(&doc, "[id]", "id");
-        let n = ids.len();
-        ids.sort();
-        ids.dedup();
-        assert_eq!(ids.len(), n, "{p}: an id is repeated");
+        unique_ids(&doc, p);
         assert_eq!(doc.select(&sel("div.footnote")).count(), 2, "{p}");
         assert_eq!(attrs(&doc, "div.footnote", "id").len(), 1, "{p}");
     }
