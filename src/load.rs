@@ -630,7 +630,8 @@ pub fn check_id(id: &str) -> Result<(), &'static str> {
     }
     // without regard to case: on a file system that ignores case (a Mac's, Windows'), the
     // folder of `Glossary` is the folder of `glossary`, and one page would replace the other
-    if RESERVED_IDS.contains(&id.to_lowercase().as_str()) {
+    // (upper then lower case: `ſ`, a letter of its own to `to_lowercase`, is `s` to them)
+    if RESERVED_IDS.contains(&id.to_uppercase().to_lowercase().as_str()) {
         return Err(
             "is reserved for a page the build writes itself (in any case); choose another id",
         );

@@ -184,8 +184,10 @@ pub fn check_output(output: &Path, site_root: &Path) -> Result<Output, OutputErr
     }
     for own in ["content", "templates", "static", "i18n"] {
         // a source folder may be a link to elsewhere (a content/ kept in another repository):
-        // the output must not land where it leads either
-        if out.starts_with(root.join(own)) || out.starts_with(absolute(&root.join(own))) {
+        // the output must not land where it leads either, unless it leads to a folder that
+        // holds the site itself (then every output of the site is in it)
+        let real = absolute(&root.join(own));
+        if out.starts_with(root.join(own)) || (out.starts_with(&real) && !root.starts_with(&real)) {
             return refuse(&format!("it is inside the site's {own}/ folder"));
         }
     }
@@ -489,7 +491,21 @@ impl Staging {
             let gone = remove_tree(&old);
             crate::stop::keep(&old);
             if !gone {
-                return Ok(Some(old));
+                // set aside under a name of its own: an old site's name says "put me back if
+                // the output is missing" ([`clean_stale`]), which a part of one must not be,
+                // and `serve`, whose old sites all have its one pid in their name, needs the
+                // name free for its next swap
+                let trash = (0..)
+                    .map(|n| {
+                        parent.join(format!(".{name}.rulebook-trash-{n}-{}", std::process::id()))
+                    })
+                    .find(|t| !t.exists())
+                    .expect("a free name");
+                return Ok(Some(if std::fs::rename(&old, &trash).is_ok() {
+                    trash
+                } else {
+                    old
+                }));
             }
         }
         Ok(None)
@@ -628,8 +644,12 @@ fn exchange(new: &Path, live: &Path) -> std::io::Result<()> {
 /// Removes a folder of ours, its subfolders in parallel (a site is thousands of small files,
 /// and unlinking them one by one on one core is most of the time a rebuild takes to swap in).
 /// Its marker goes last, so a folder that could not be removed whole is still known as ours
-/// (see [`clean_stale`]). Returns whether it is gone.
+/// (see [`clean_stale`]). Returns whether it is gone. A link is removed, never followed.
 fn remove_tree(dir: &Path) -> bool {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        let _ = std::fs::remove_file(dir);
+        return !dir.exists();
+    }
     use rayon::prelude::*;
     let mut subdirs = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
@@ -685,8 +705,11 @@ fn clean_stale(parent: &Path, name: &str) {
     for e in entries {
         let n = e.file_name().to_string_lossy().into_owned();
         let ours = n.starts_with(&format!(".{name}.rulebook-tmp-"))
-            || n.starts_with(&format!(".{name}.rulebook-old-"));
-        if ours && e.path().join(MARKER).is_file() {
+            || n.starts_with(&format!(".{name}.rulebook-old-"))
+            || n.starts_with(&format!(".{name}.rulebook-trash-"));
+        // a folder, not a link to one: what a link leads to is not ours to empty
+        let folder = e.file_type().is_ok_and(|t| t.is_dir());
+        if ours && folder && e.path().join(MARKER).is_file() {
             let pid = n.rsplit('-').next().and_then(|p| p.parse::<u32>().ok());
             let alive = pid.is_some_and(|p| {
                 Path::new(&format!("/proc/{p}")).exists() && p != std::process::id()
@@ -794,6 +817,11 @@ mod tests {
         assert!(err.0.contains("inside the site's content/"), "{}", err.0);
         assert!(check_output(&site.join("content/en/site"), &site).is_err());
         assert!(check_output(&site.join("public"), &site).is_ok());
+        // a content/ that is the folder above the site holds every output of the site
+        let inner = t.path().join("repo/site");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::os::unix::fs::symlink("..", inner.join("content")).unwrap();
+        assert!(check_output(&inner.join("public"), &inner).is_ok());
     }
 
     /// A site written by a build, with the given files.
@@ -930,10 +958,22 @@ mod tests {
     }
 
     /// An old site with a folder that cannot be emptied (here an immutable one, which even
-    /// root cannot empty): the swap says so, the leftover keeps its marker, and once the folder
-    /// can be emptied the next build removes it. It used to lose its marker first, and stay.
+    /// root cannot empty): the swap says so, the leftover keeps its marker under a name that
+    /// is never put back as the site, and once the folder can be emptied the next build
+    /// removes it. It used to lose its marker first, and stay.
     #[test]
     fn an_old_site_that_cannot_be_deleted_whole_is_reported_and_removed_later() {
+        /// Takes the flag off every immutable folder below the test's folder, however the test
+        /// ends: one left behind could not be deleted by anyone but root.
+        struct Unstick(PathBuf);
+        impl Drop for Unstick {
+            fn drop(&mut self) {
+                let _ = std::process::Command::new("chattr")
+                    .args(["-R", "-i"])
+                    .arg(&self.0)
+                    .status();
+            }
+        }
         let t = tempfile::tempdir().unwrap();
         let target = t.path().join("public");
         built(
@@ -941,15 +981,14 @@ mod tests {
             &["en/a/index.html", "en/b/index.html", "index.html"],
         );
         let stuck = target.join("en/a");
-        let chattr = |flag: &str, dir: &Path| {
-            std::process::Command::new("chattr")
-                .arg(flag)
-                .arg(dir)
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        if !chattr("+i", &stuck) {
-            // a file system without the flag (tmpfs, some containers): nothing to test here
+        let immutable = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(&stuck)
+            .status()
+            .is_ok_and(|s| s.success());
+        let guard = Unstick(t.path().to_path_buf());
+        if !immutable {
+            // a file system without the flag (tmpfs), or no right to set it: nothing to test
             eprintln!(
                 "skipped: chattr +i is not available for {}",
                 stuck.display()
@@ -958,22 +997,47 @@ mod tests {
         }
         let s = Staging::new(&target).unwrap();
         write_file(&s.dir, "index.html", b"new").unwrap();
-        let left = s.commit();
-        // the folder is wherever the swap left it (the old site's folder, if it stayed)
-        let old = std::fs::read_dir(t.path())
+        let left = s
+            .commit()
             .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| p.to_string_lossy().contains(".public.rulebook-old-"));
-        let unstuck = old.as_ref().is_some_and(|o| chattr("-i", &o.join("en/a")));
-        let left = left.unwrap().expect("the old site is reported as left");
-        assert!(unstuck);
+            .expect("the old site is reported as left");
         assert!(left.join(MARKER).is_file(), "the leftover keeps its marker");
+        assert!(
+            left.to_string_lossy().contains(".public.rulebook-trash-"),
+            "{}",
+            left.display()
+        );
         assert_eq!(std::fs::read(target.join("index.html")).unwrap(), b"new");
+        // with the output gone, a part of an old site is not put back as the site
+        std::fs::remove_dir_all(&target).unwrap();
+        drop(Staging::new(&target).unwrap());
+        assert!(!target.exists(), "a leftover was put back as the site");
+        drop(guard);
         // the next build's staging sweeps it away
-        let s = Staging::new(&target).unwrap();
-        drop(s);
+        drop(Staging::new(&target).unwrap());
         assert!(!left.exists(), "{} is still there", left.display());
+    }
+
+    /// A link named like a leftover of ours, to a folder with a marker (another site's
+    /// output): the sweep removes the link and leaves the folder it leads to as it was.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_named_like_a_leftover_is_not_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let other = t.path().join("other/public");
+        built(&other, &["en/a/index.html"]);
+        let target = t.path().join("site/public");
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        for kind in ["tmp", "old", "trash-0"] {
+            let link = t
+                .path()
+                .join(format!("site/.public.rulebook-{kind}-999999999"));
+            std::os::unix::fs::symlink(&other, &link).unwrap();
+            drop(Staging::new(&target).unwrap());
+            assert!(other.join("en/a/index.html").is_file(), "{kind}");
+            assert!(other.join(MARKER).is_file(), "{kind}");
+            let _ = std::fs::remove_file(&link);
+        }
     }
 
     #[test]

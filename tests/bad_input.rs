@@ -205,6 +205,9 @@ fn cases() -> Vec<Case> {
             .at("bad-id", NEW, 2),
         case("id reserved, all capitals", NEW, "---\nid: PRINT\ntitle: B\n---\n")
             .at("bad-id", NEW, 2),
+        // `ſ` (long s) is `s` where case is ignored, though `to_lowercase` keeps it
+        case("id reserved, with a long s", NEW, "---\nid: ſtatic\ntitle: B\n---\n")
+            .at("bad-id", NEW, 2),
         case(
             "id too long",
             NEW,

@@ -89,7 +89,8 @@ impl Live {
             return Err(refused(checked.legacy_refusal()));
         }
         checked.check_unlisted().map_err(refused)?;
-        // an old site that cannot be deleted whole keeps its marker; the next swap tries again
+        // an old site that cannot be deleted whole is set aside with its marker, out of the
+        // next swap's way, and removed by a later build once it can be
         staging.commit().map(drop).map_err(|e| {
             vec![Diagnostic::error(
                 "io",
