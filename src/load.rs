@@ -764,6 +764,15 @@ pub fn load_content(root: &Path, config: &SiteConfig, diags: &mut Diagnostics) -
                         "glossary.json is not a plain file (a pipe, a socket or a device); it \
                          must be a JSON file",
                     ));
+                } else if !entry.file_type().is_dir() {
+                    // a chapter that is a named pipe was left out without a word
+                    diags.push(Diagnostic::warning(
+                        "io",
+                        shown,
+                        0,
+                        "not a plain file (a pipe, a socket or a device), so it is not read; \
+                         make it a file, or move it out of content/",
+                    ));
                 }
                 continue;
             }
