@@ -468,15 +468,12 @@ impl Theme {
             // a file that is there and cannot be read (or is a pipe) is an error, not a
             // language without strings
             let had_file = readable && site_file.exists();
+            let shown = display_path(&site_file, site_root);
             let site_bytes = had_file
-                .then(|| {
-                    let shown = display_path(&site_file, site_root);
-                    crate::limits::read_limited(&site_file, &shown, diags)
-                })
+                .then(|| crate::limits::read_limited(&site_file, &shown, diags))
                 .flatten();
             // a file that is there but could not be read as strings has said so itself
             if let Some(bytes) = site_bytes {
-                let shown = display_path(&site_file, site_root);
                 if let Some(text) = crate::load::decode(bytes, &shown, diags) {
                     if let Some(mut site_v) = parse_strings(&text, &shown, diags) {
                         check_string_types(&mut site_v, &text, &shown, &known, diags);
