@@ -346,6 +346,23 @@ pub fn valid_host_name(host: &str) -> bool {
     host.len() <= 253 && host.split('.').count() >= 2 && host.split('.').all(label)
 }
 
+/// The host of an http(s) `base_url`, with an optional `:port`: a domain name, `localhost`
+/// or an IPv4 address. `https://a..b/` would be written into every canonical address and the
+/// sitemap of the site, and noticed only once it is published.
+fn valid_url_host(host: &str) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        Some((n, p)) => (n, Some(p)),
+        None => (host, None),
+    };
+    let port_ok = port.is_none_or(|p| {
+        (1..=5).contains(&p.len())
+            && p.bytes().all(|b| b.is_ascii_digit())
+            && p.parse::<u16>().is_ok_and(|n| n > 0)
+    });
+    let ipv4 = name.split('.').count() == 4 && name.split('.').all(|o| o.parse::<u8>().is_ok());
+    port_ok && (name.eq_ignore_ascii_case("localhost") || ipv4 || valid_host_name(name))
+}
+
 /// Checks a base URL and makes it end with `/`. Accepts a path (`/`, `/repo/`) or an http(s) URL.
 pub fn normalize_base_url(url: &str) -> Result<String, String> {
     let bad = |why: &str| {
@@ -364,6 +381,9 @@ pub fn normalize_base_url(url: &str) -> Result<String, String> {
         let host = r.split('/').next().unwrap_or("");
         if host.is_empty() {
             return bad("has no host");
+        }
+        if !valid_url_host(host) {
+            return bad("has a host that is not a domain name (`a..b`, `-a.org` and a name without a dot are not; `localhost` and a port are fine)");
         }
         r
     } else if url.starts_with('/') {
@@ -482,8 +502,21 @@ mod tests {
             "/x?y=1",
             "https://u.github.io/r//x",
             "//evil.example/",
+            "https://a..b/",
+            "https://-a.org/",
+            "https://rules/",
+            "http://localhost:0/",
+            "http://localhost:99999/",
+            "https://u.github.io:/r/",
         ] {
             assert!(normalize_base_url(u).is_err(), "{u}");
+        }
+        for u in [
+            "http://localhost:1111/",
+            "http://127.0.0.1:8000/",
+            "https://Rules.Example.org/r/",
+        ] {
+            assert_eq!(normalize_base_url(u).as_deref(), Ok(u), "{u}");
         }
         assert_eq!(
             normalize_base_url("https://u.github.io/r").unwrap(),
