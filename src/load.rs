@@ -144,7 +144,22 @@ pub fn decode(bytes: Vec<u8>, shown: impl AsRef<Path>, diags: &mut Diagnostics) 
         );
         return None;
     }
-    let text = normalize_text(text);
+    let mut text = normalize_text(text);
+    if let Some(at) = text.find("\n\u{feff}") {
+        // a file pasted onto the end of another, both saved with a BOM: the mark at the start
+        // of the line would turn a heading or a list item there into plain text
+        let (line, _) = crate::diag::LineIndex::new(&text).position(at + 1);
+        diags.push(Diagnostic::warning(
+            "bom-inside",
+            shown.as_ref(),
+            line,
+            "a byte-order mark (U+FEFF) starts this line, as if another file were pasted \
+             here; it is left out (remove it from the file)",
+        ));
+        while text.contains("\n\u{feff}") {
+            text = text.replace("\n\u{feff}", "\n");
+        }
+    }
     // nothing read can forge the build's own placeholders and marks (xref.rs `scrub`)
     Some(match crate::xref::scrub(&text) {
         std::borrow::Cow::Owned(clean) => clean,
@@ -1068,5 +1083,18 @@ mod tests {
         let mut d = Diagnostics::default();
         assert!(decode(b"ok\nab\xff".to_vec(), "x.md", &mut d).is_none());
         assert_eq!((d.items[0].line, d.items[0].column), (2, 3));
+    }
+
+    #[test]
+    fn a_bom_starting_a_line_inside_the_file_is_named_and_left_out() {
+        let mut d = Diagnostics::default();
+        let text = "\u{feff}---\r\nid: a\r\n---\r\nx\r\n\u{feff}\u{feff}# H\r\n\u{feff}- i\nmid\u{feff}dle\n";
+        let out = decode(text.as_bytes().to_vec(), "x.md", &mut d).unwrap();
+        assert_eq!(out, "---\nid: a\n---\nx\n# H\n- i\nmid\u{feff}dle\n");
+        assert_eq!(d.items.len(), 1, "{:?}", d.items);
+        assert_eq!((d.items[0].kind, d.items[0].line), ("bom-inside", 5));
+        let mut clean = Diagnostics::default();
+        decode(b"a\nb\n".to_vec(), "y.md", &mut clean).unwrap();
+        assert!(clean.items.is_empty());
     }
 }
