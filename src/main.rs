@@ -358,10 +358,17 @@ fn write_out(text: &str) -> Result<(), ExitCode> {
     }
 }
 
-/// A query with something to look for: an empty one (or one of white space and control
-/// characters only) is a mistake in the command, not a search that found nothing.
+/// A query with something to look for: an empty one (or one of white space, control
+/// characters and invisible ones only, such as a zero-width space pasted from a page) is a
+/// mistake in the command, not a search that found nothing.
 fn query_arg(q: &str) -> Result<String, String> {
-    if q.chars().all(|c| c.is_whitespace() || c.is_control()) {
+    let invisible = |c: char| {
+        matches!(c, '\u{AD}' | '\u{34F}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+    };
+    if q.chars()
+        .all(|c| c.is_whitespace() || c.is_control() || invisible(c))
+    {
         return Err("the query is empty; give a word, a term or a section number".into());
     }
     Ok(q.to_string())

@@ -263,6 +263,10 @@ fn an_empty_query_or_a_zero_limit_is_a_usage_error() {
             "the query is empty",
         ),
         (
+            vec!["search", "--site", site, "\u{200b} \u{feff}\u{ad}"],
+            "the query is empty",
+        ),
+        (
             vec!["search", "--site", site, "--limit", "0", "attack"],
             "a whole number from 1",
         ),
