@@ -39,6 +39,24 @@ pub enum BuildError {
 }
 
 /// Builds the site. Every finding is in `diags`; on error the previous output is untouched.
+/// Why the folder beside the output could not be made. A file where the output path needs a
+/// folder (`--output notes.txt/site`) is the usual cause, and the system's "File exists" or
+/// "Not a directory" does not say which file.
+fn staging_error(target: &Path, e: std::io::Error) -> String {
+    let file = (target.ancestors().skip(1))
+        .find(|a| a.exists())
+        .filter(|a| !a.is_dir());
+    match file {
+        Some(file) => format!(
+            "cannot write the site to {}: {} is a file, not a folder; give --output a path \
+             whose folders are folders",
+            target.display(),
+            file.display()
+        ),
+        None => format!("cannot create a folder beside {}: {e}", target.display()),
+    }
+}
+
 pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport, BuildError> {
     let start = Instant::now();
     let site_root = opts.site.as_path();
@@ -85,12 +103,8 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         return Err(BuildError::Content);
     }
     let mut sw = crate::timing::Stopwatch::start();
-    let staging = crate::output::Staging::new(&target).map_err(|e| {
-        BuildError::Output(format!(
-            "cannot create a folder beside {}: {e}",
-            target.display()
-        ))
-    })?;
+    let staging = crate::output::Staging::new(&target)
+        .map_err(|e| BuildError::Output(staging_error(&target, e)))?;
     let mut render_diags = Diagnostics::default();
     // The previous site is searched for files of the user's beside the writing of the new one:
     // a walk of 4,000 folders at 2,000 chapters, which would otherwise add to the build.

@@ -289,6 +289,32 @@ fn output_folders_that_are_not_ours_are_refused() {
     }
 }
 
+/// An output path through a file (`--output notes.txt/site`) names the file; the system's
+/// own words were "File exists", which did not say which.
+#[test]
+fn an_output_path_through_a_file_names_the_file() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/01-a.md", "---\nid: a\ntitle: A\n---\nText.\n"),
+    ]);
+    write(dir.path(), "notes.txt", b"mine");
+    let s = dir.path().to_str().unwrap();
+    for out in ["notes.txt/site", "notes.txt/a/site"] {
+        let out = dir.path().join(out);
+        let r = run(&["build", "--site", s, "--output", out.to_str().unwrap()]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        let named = format!(
+            "{} is a file, not a folder",
+            dir.path().join("notes.txt").display()
+        );
+        assert!(r.stderr.contains(&named), "{}", r.stderr);
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("notes.txt")).unwrap(),
+        b"mine"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn links_out_of_the_site_are_not_followed() {
