@@ -654,10 +654,18 @@ fn site_file(
         return None;
     }
     if !entry.path_is_symlink() {
-        return entry
-            .file_type()
-            .is_file()
-            .then(|| entry.path().to_path_buf());
+        let kind = entry.file_type();
+        if !kind.is_file() && !kind.is_dir() {
+            // a named pipe among the templates or static files was left out without a word
+            diags.push(Diagnostic::warning(
+                "io",
+                display_path(entry.path(), site_root),
+                0,
+                "not a plain file (a pipe, a socket or a device), so it is not used; make it a \
+                 file, or move it out of the theme's folders",
+            ));
+        }
+        return kind.is_file().then(|| entry.path().to_path_buf());
     }
     match resolve(entry.path(), canon_root) {
         Target::File(t) => Some(t),

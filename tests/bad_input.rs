@@ -1370,4 +1370,14 @@ fn named_pipes_as_settings_strings_or_chapters_are_refused_or_skipped() {
         err.contains("warning[io]: content/en/99-pipe.md: not a plain file"),
         "{err}"
     );
+    // and so is a template or a static file that is a pipe
+    for rel in ["templates/extra.html", "static/css/extra.css"] {
+        let d = default_site();
+        let (code, err) = build(d.path(), rel);
+        assert_eq!(code, Some(0), "{rel}: {err}");
+        assert!(
+            err.contains(&format!("warning[io]: {rel}: not a plain file")),
+            "{rel}: {err}"
+        );
+    }
 }
