@@ -590,6 +590,7 @@ fn a_file_that_does_not_load_brings_no_follow_on_findings() {
     assert_eq!(code, 1, "{v}");
     let en_a = &v["coverage"]["chapters"][0]["languages"]["en"];
     assert_eq!(en_a["not_loaded"], true, "{v}");
+    assert_eq!(en_a["missing"], false, "{v}");
     assert!(v["coverage"].get("unreadable").is_none(), "{v}");
     let text = run(&["check", "--site", s.path().to_str().unwrap()]);
     let row = text

@@ -14,7 +14,7 @@ use super::units::{untranslated, Unit};
 pub struct Figures {
     pub translated: usize,
     pub total: usize,
-    /// The language has no file for this chapter (or only a draft).
+    /// The language has no file for this chapter (or only a draft); never with `not_loaded`.
     pub missing: bool,
     /// The language's file is a draft (`draft: true`, left out of the site): how far its
     /// translation is, for the translator. Readers are shown another language, so the
@@ -142,15 +142,18 @@ pub fn measure(
                         translated: in_own_script(lang, us),
                         total: us.len(),
                     });
+                    let broken = matches!(
+                        not_loaded.get(lang),
+                        Some(Some(ids)) if ids.contains(id)
+                    );
                     Figures {
                         translated: 0,
                         total: shown.map_or(0, Vec::len),
-                        missing: true,
+                        // a file that is there but did not load is not a missing translation
+                        // (a JSON reader counted it as one)
+                        missing: !broken,
                         draft,
-                        not_loaded: matches!(
-                            not_loaded.get(lang),
-                            Some(Some(ids)) if ids.contains(id)
-                        ),
+                        not_loaded: broken,
                     }
                 }
             };
@@ -347,6 +350,7 @@ mod tests {
             [("uk".to_string(), Some(BTreeSet::from(["b".to_string()])))].into();
         let f = measure(&langs, &order, &units, &BTreeMap::new(), &failed);
         assert!(f.chapters[1].languages["uk"].not_loaded);
+        assert!(!f.chapters[1].languages["uk"].missing);
         assert!(!f.chapters[0].languages["uk"].not_loaded);
         assert!(table(&f).contains("not loaded (0/2)"), "{}", table(&f));
         assert_eq!(f.total["uk"], c.total["uk"]);
