@@ -118,9 +118,46 @@ const GITIGNORE: &str = "\
 .*.rulebook-old-*
 ";
 
+/// What [`init`] did: the files it wrote, and what to tell the user about the files it left
+/// as they were.
+#[derive(Debug, Default)]
+pub struct Made {
+    pub written: Vec<PathBuf>,
+    pub notes: Vec<String>,
+}
+
+/// Files init writes only where the folder has none: a repository made on GitHub comes with a
+/// `.gitignore`, and one may have a Pages workflow of its own; neither keeps a site from being
+/// made beside it.
+const KEPT_IF_THERE: [&str; 2] = [".gitignore", ".github/workflows/pages.yml"];
+
+/// What to tell the user about their own `rel`, kept as it is.
+fn kept_note(dir: &Path, rel: &str) -> Option<String> {
+    let path = dir.join(rel);
+    if rel == ".gitignore" {
+        let theirs = std::fs::read_to_string(&path).unwrap_or_default();
+        let has: Vec<&str> = theirs.lines().map(str::trim).collect();
+        let missing: Vec<&str> = (GITIGNORE.lines()).filter(|l| !has.contains(l)).collect();
+        return (!missing.is_empty()).then(|| {
+            format!(
+                "kept your {}; add these lines to it, so that git leaves out what rulebook \
+                 writes: {}",
+                path.display(),
+                missing.join(" ")
+            )
+        });
+    }
+    Some(format!(
+        "kept your {}; init's workflow, which builds the site and publishes it on GitHub \
+         Pages, was not written (README: Publishing on GitHub Pages)",
+        path.display()
+    ))
+}
+
 /// Writes a new site into `dir` (created if needed). Refuses a folder that already has a
-/// `content/` folder or any of the files it would write: init never overwrites work.
-pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
+/// `content/` folder or any of the files it would write, but for a plain `.gitignore` or Pages
+/// workflow, which it leaves as they are: init never overwrites work.
+pub fn init(dir: &Path) -> Result<Made, String> {
     let uk_chapter = with_translation_record(UK_CHAPTER)?;
     let files: Vec<(&str, String)> = vec![
         ("content/site.yaml", SITE_YAML.to_string()),
@@ -142,8 +179,16 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
     // goes (a `.github` file), or anything at all, a dangling link included, where a file
     // goes (written through, a link made init write outside the folder).
     let there = |p: &Path| std::fs::symlink_metadata(p).ok();
+    let mut made = Made::default();
+    let mut kept = Vec::new();
     for (rel, _) in &files {
         let path = dir.join(rel);
+        let plain = there(&path).is_some_and(|m| m.file_type().is_file());
+        if plain && KEPT_IF_THERE.contains(rel) {
+            kept.push(*rel);
+            made.notes.extend(kept_note(dir, rel));
+            continue;
+        }
         if there(&path).is_some() {
             return Err(format!(
                 "{} already exists; init never overwrites a file",
@@ -161,20 +206,24 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
             folder = f.parent();
         }
     }
+    let files: Vec<_> = files
+        .into_iter()
+        .filter(|(r, _)| !kept.contains(r))
+        .collect();
     // the folders init makes, deepest last: removed again if it cannot finish
-    let mut made: Vec<PathBuf> = Vec::new();
+    let mut folders: Vec<PathBuf> = Vec::new();
     for (rel, _) in &files {
         let mut folder = dir.join(rel).parent().map(Path::to_path_buf);
         let mut chain = Vec::new();
         while let Some(f) = folder.filter(|f| f.starts_with(dir) && f != dir) {
-            if there(&f).is_none() && !made.contains(&f) {
+            if there(&f).is_none() && !folders.contains(&f) {
                 chain.push(f.clone());
             }
             folder = f.parent().map(Path::to_path_buf);
         }
-        made.extend(chain.into_iter().rev());
+        folders.extend(chain.into_iter().rev());
     }
-    let mut written = Vec::new();
+    let written = &mut made.written;
     for (rel, text) in files {
         let path = dir.join(rel);
         let wrote = path
@@ -190,17 +239,27 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>, String> {
             });
         if let Err(e) = wrote {
             // no half-made site: a second init would refuse the content/ folder it left
-            for p in &written {
+            for p in written.iter() {
                 let _ = std::fs::remove_file(p);
             }
-            for f in made.iter().rev() {
+            for f in folders.iter().rev() {
                 let _ = std::fs::remove_dir(f);
             }
             return Err(format!("cannot write {}: {e}", path.display()));
         }
         written.push(path);
     }
-    Ok(written)
+    Ok(made)
+}
+
+/// `word` as the shell reads it back: as it is when it has nothing the shell would take
+/// apart, else in single quotes (the command init suggests is pasted as it is printed).
+pub fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_alphanumeric() || "_./-+,:@%=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', r"'\''"))
 }
 
 /// Refuses the file system root and the home folder, as `build --output` does: a site there
@@ -260,5 +319,23 @@ mod tests {
             assert!(e.contains("file system root"), "{root}: {e}");
         }
         assert!(refuse_shared_folder(Path::new("/tmp/rules")).is_ok());
+    }
+
+    #[test]
+    fn shell_words_read_back_as_given() {
+        for (given, shown) in [
+            ("rules", "rules"),
+            ("/tmp/мої правила", "'/tmp/мої правила'"),
+            ("it's", r"'it'\''s'"),
+            ("$HOME", "'$HOME'"),
+            ("", "''"),
+        ] {
+            assert_eq!(shell_word(given), shown);
+            let back = std::process::Command::new("sh")
+                .args(["-c", &format!("printf %s {shown}")])
+                .output()
+                .unwrap();
+            assert_eq!(String::from_utf8_lossy(&back.stdout), given);
+        }
     }
 }

@@ -261,13 +261,17 @@ fn main() -> ExitCode {
             }
         }
         Command::Init { dir } => match rulebook::init::init(&dir) {
-            Ok(files) => {
-                for f in &files {
+            Ok(made) => {
+                for f in &made.written {
                     rulebook::say!("created {}", f.display());
                 }
+                for n in &made.notes {
+                    rulebook::say!("note: {n}");
+                }
                 rulebook::say!(
-                    "a new site is in {0}; build it with `rulebook build --site {0}`, or work on it with `rulebook serve --site {0}`",
-                    dir.display()
+                    "a new site is in {0}; build it with `rulebook build --site {1}`, or work on it with `rulebook serve --site {1}`",
+                    dir.display(),
+                    rulebook::init::shell_word(&dir.to_string_lossy())
                 );
                 ExitCode::SUCCESS
             }

@@ -103,6 +103,51 @@ fn init_writes_nothing_when_it_cannot_write_everything() {
     assert!(site.join("content/site.yaml").is_file());
 }
 
+/// A repository made on GitHub has a `.gitignore` (and may have a Pages workflow): init makes
+/// the site beside them, leaves them as they are, and says what to add to the `.gitignore`.
+/// It refused the whole folder ("already exists").
+#[test]
+fn init_keeps_a_gitignore_and_a_workflow_that_are_there() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("my rules");
+    write(&dir, ".gitignore", b"/target/\n/public/\n");
+    write(&dir, ".github/workflows/pages.yml", b"name: mine\n");
+    let r = run(&["init", dir.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(dir.join("content/site.yaml").is_file());
+    assert_eq!(
+        std::fs::read(dir.join(".gitignore")).unwrap(),
+        b"/target/\n/public/\n"
+    );
+    assert_eq!(
+        std::fs::read(dir.join(".github/workflows/pages.yml")).unwrap(),
+        b"name: mine\n"
+    );
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        out.contains("add these lines to it, so that git leaves out what rulebook writes: /.rulebook-cache/ .*.rulebook-tmp-* .*.rulebook-old-*"),
+        "{out}"
+    );
+    assert!(
+        out.contains("workflows/pages.yml; init's workflow"),
+        "{out}"
+    );
+    assert!(
+        !out.contains(&format!("created {}", dir.join(".gitignore").display())),
+        "{out}"
+    );
+    // the command it suggests reads back as the folder, space and all
+    let suggested = out
+        .split("build it with `")
+        .nth(1)
+        .and_then(|s| s.split('`').next())
+        .unwrap();
+    assert!(
+        suggested.ends_with(&format!("'{}'", dir.display())),
+        "{suggested}"
+    );
+}
+
 /// The home folder is refused, as `build --output` refuses it: a site there would scatter
 /// `content/`, `.github/` and a `.gitignore` among the user's files. (The file system root is
 /// refused by the same check; a test that got it wrong would write into `/`.)
