@@ -68,12 +68,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
         crate::output::check_output(&output, site_root).map_err(|e| BuildError::Output(e.0))?;
     let target = checked.path.clone();
     if !site_root.join("content").is_dir() {
-        diags.push(crate::diag::Diagnostic::error(
-            "missing-content",
-            site_root.join("content"),
-            0,
-            "no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
-        ));
+        diags.push(crate::diag::Diagnostic::missing_content(site_root));
         return Err(BuildError::Content);
     }
     let (site, compiled) = crate::site::load_beside(

@@ -44,6 +44,17 @@ impl Diagnostic {
         }
     }
 
+    /// A site folder without `content/`: every command says it in the same words.
+    pub fn missing_content(site: &Path) -> Self {
+        Diagnostic::error(
+            "missing-content",
+            site.join("content"),
+            0,
+            "no content/ folder here; point --site at the folder that holds content/ (or \
+             create one with `rulebook init`)",
+        )
+    }
+
     pub fn warning(
         kind: &'static str,
         file: impl Into<PathBuf>,

@@ -221,10 +221,9 @@ fn main() -> ExitCode {
         Command::Serve { site, .. } if !site.join("content").is_dir() => {
             // as `build` and `check` say it, with their exit code: the site is missing, the
             // command is fine
-            rulebook::say!(
-                "error[missing-content]: {}: no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
-                site.join("content").display()
-            );
+            let mut diags = Diagnostics::default();
+            diags.push(rulebook::diag::Diagnostic::missing_content(&site));
+            print_diagnostics(&mut diags);
             ExitCode::from(1)
         }
         Command::Serve {

@@ -606,6 +606,10 @@ fn serving_a_folder_without_content_fails_as_build_does() {
     };
     assert!(said(&serve).is_some(), "{}", serve.stderr);
     assert_eq!(said(&build), said(&serve));
+    // and `translated` (it said "cannot read the site settings")
+    let translated = run(&["translated", "--site", site]);
+    assert_eq!(translated.code, 1, "{}", translated.stderr);
+    assert_eq!(said(&build), said(&translated), "{}", translated.stderr);
 }
 
 /// The files of `dir/search/` (paths from `dir`, sorted) and the text of its document chunks.

@@ -126,12 +126,7 @@ pub fn compare_numbers(a: &str, b: &str) -> std::cmp::Ordering {
 pub fn check(root: &Path, strict: bool) -> Report {
     let mut diags = Diagnostics::default();
     if !root.join("content").is_dir() {
-        diags.push(Diagnostic::error(
-            "missing-content",
-            root.join("content"),
-            0,
-            "no content/ folder here; point --site at the folder that holds content/ (or create one with `rulebook init`)",
-        ));
+        diags.push(Diagnostic::missing_content(root));
         return Report {
             diags,
             coverage: None,
@@ -658,6 +653,10 @@ pub fn mark_translated(
 ) -> Result<Vec<PathBuf>, String> {
     // Any error, not only an unusable site.yaml: a chapter that failed to load is missing from
     // the site, and recording the others as up to date would read as "all is well".
+    if !root.join("content").is_dir() {
+        diags.push(Diagnostic::missing_content(root));
+        return Err("nothing was written".into());
+    }
     // with drafts: a translation may be recorded before it is published
     let site = match crate::site::load_with_drafts(root, None, diags) {
         Some(site) if !diags.has_errors() => site,
