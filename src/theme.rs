@@ -92,6 +92,59 @@ fn lacking_strings(
     ));
 }
 
+/// Gives each language the strings of the site's own (keys the theme does not have) that
+/// another language's file sets and its own does not, with a warning naming the file that
+/// lacks them. Without them, every page in that language failed to render with Tera's
+/// "Variable `t.my_key` not found", at the template's line, with no word of which file
+/// lacked the key.
+fn share_own_strings(
+    strings: &mut BTreeMap<String, serde_json::Value>,
+    languages: &[String],
+    known: &std::collections::BTreeSet<String>,
+    diags: &mut Diagnostics,
+) {
+    // each own key, with the first language (in the site's order) that sets it
+    let mut own: BTreeMap<String, (&str, serde_json::Value)> = BTreeMap::new();
+    for lang in languages {
+        if let Some(m) = strings.get(lang).and_then(|v| v.as_object()) {
+            for (k, v) in m.iter().filter(|(k, _)| !known.contains(*k)) {
+                own.entry(k.clone()).or_insert((lang.as_str(), v.clone()));
+            }
+        }
+    }
+    for lang in languages {
+        let Some(m) = strings.get_mut(lang).and_then(|v| v.as_object_mut()) else {
+            continue;
+        };
+        let mut lacking = Vec::new();
+        for (k, (from, v)) in &own {
+            if !m.contains_key(k) {
+                m.insert(k.clone(), v.clone());
+                lacking.push(format!("`{k}` (i18n/{from}.yaml has it)"));
+            }
+        }
+        if lacking.is_empty() {
+            continue;
+        }
+        const NAMED: usize = 8;
+        let more = lacking.len().saturating_sub(NAMED);
+        lacking.truncate(NAMED);
+        if more > 0 {
+            lacking.push(format!("and {more} more"));
+        }
+        diags.push(Diagnostic::warning(
+            "i18n",
+            format!("i18n/{lang}.yaml"),
+            0,
+            format!(
+                "does not set the site's own UI strings {}; the {lang} pages show the other \
+                 language's text until it does",
+                lacking.join(", ")
+            ),
+        ));
+    }
+}
+
 fn parse_strings(text: &str, shown: &Path, diags: &mut Diagnostics) -> Option<serde_json::Value> {
     if let Some(at) = crate::limits::yaml_too_deep(text) {
         diags.push(crate::limits::too_deep_diagnostic(
@@ -527,6 +580,7 @@ impl Theme {
             }
             theme.strings.insert(lang.clone(), v);
         }
+        share_own_strings(&mut theme.strings, languages, &known, diags);
         theme
     }
 

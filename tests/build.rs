@@ -1356,6 +1356,41 @@ fn a_sites_own_theme_files_are_read_for_what_they_are() {
     );
 }
 
+/// A UI string of the site's own set for one language only: the other language's pages show
+/// its text, and a warning names the file that lacks it. Every page of the other language
+/// failed with "Variable `t.my_note` not found" at the template's line, naming no strings file.
+#[test]
+fn a_sites_own_ui_string_set_in_one_language_is_shared_with_a_warning() {
+    let dir = fixture();
+    let chapter = include_str!("../templates/chapter.html").replacen(
+        "{% block main %}",
+        "{% block main %}<p id=\"note\">{{ t.my_note }}</p>",
+        1,
+    );
+    write(dir.path(), "templates/chapter.html", chapter.as_bytes());
+    write(dir.path(), "i18n/en.yaml", b"my_note: Printed rules win\n");
+    let r = build_ok(dir.path());
+    assert!(
+        r.stderr.contains(
+            "warning[i18n]: i18n/uk.yaml: does not set the site's own UI strings `my_note` (i18n/en.yaml has it)"
+        ),
+        "{}",
+        r.stderr
+    );
+    for lang in ["en", "uk"] {
+        let doc = page(&dir.path().join(format!("public/{lang}/intro/index.html")));
+        assert_eq!(texts(&doc, "#note"), ["Printed rules win"], "{lang}");
+    }
+    // set in both, nothing to say
+    write(
+        dir.path(),
+        "i18n/uk.yaml",
+        "my_note: Друковані правила\n".as_bytes(),
+    );
+    let r = build_ok(dir.path());
+    assert!(!r.stderr.contains("my_note"), "{}", r.stderr);
+}
+
 /// Chapters without a `weight` are read in the order of their files in every language, also
 /// when a translation lacks some of them: a chapter one language lacks goes after the one it
 /// follows in the other. The order compared positions across languages, and the Ukrainian
