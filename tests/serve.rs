@@ -731,6 +731,26 @@ fn an_edit_reaches_the_search_index_once_edits_pause() {
     );
 }
 
+/// A save through a temporary file renamed over the chapter (`sed -i`, JetBrains' safe write,
+/// many editors) rebuilds that chapter, as a save in place does: the temporary file, gone by
+/// the end of the burst, made every such save a rebuild of the whole site. Only an incremental
+/// rebuild writes the search index afterwards, once edits pause, which is what is waited for.
+#[test]
+fn a_save_through_a_renamed_temporary_file_rebuilds_the_chapter_only() {
+    let dir = fixture();
+    let out = dir.path().join("preview");
+    let s = Serve::start_with(dir.path(), &["--output", out.to_str().unwrap()]);
+    let v = s.version();
+    let chapter = dir.path().join("content/en/other.md");
+    let text = std::fs::read_to_string(&chapter).unwrap();
+    let temp = dir.path().join("content/en/sedq7XbZ2");
+    std::fs::write(&temp, text.replace("See 1.2.0.", "See 1.2.0 first.")).unwrap();
+    std::fs::rename(&temp, &chapter).unwrap();
+    s.wait_for(v, no_errors);
+    assert!(article_text(&s.addr, "/en/other/").contains("See 1.2.0 first."));
+    s.wait_for_search(1);
+}
+
 /// The preview shows drafts, which the build leaves out: a draft's page says it is one, in the
 /// reader's language, and a published chapter's page does not.
 #[test]

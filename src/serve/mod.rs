@@ -42,6 +42,33 @@ fn ignored(p: &Path) -> bool {
         || name.starts_with("#")
 }
 
+/// Whether the `i`-th path of an event of `kind` is a file that has just appeared: made, or
+/// renamed to.
+fn appeared(kind: &notify::EventKind, i: usize) -> bool {
+    use notify::event::{ModifyKind, RenameMode};
+    match kind {
+        notify::EventKind::Create(_) => true,
+        notify::EventKind::Modify(ModifyKind::Name(RenameMode::To)) => true,
+        notify::EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => i == 1,
+        _ => false,
+    }
+}
+
+/// The paths of a burst of events, less the files that appeared in it and are gone by its
+/// end: an editor's temporary file, written and renamed over the chapter (`sed -i`'s
+/// `sedXXXXXX`, JetBrains' `___jb_tmp___`). Such a file is not the site's, and it made every
+/// such save a rebuild of the whole site rather than of the chapter.
+fn without_passing_files(burst: Vec<(PathBuf, bool)>) -> Vec<PathBuf> {
+    let passing: std::collections::BTreeSet<PathBuf> = (burst.iter())
+        .filter(|(p, new)| *new && std::fs::symlink_metadata(p).is_err())
+        .map(|(p, _)| p.clone())
+        .collect();
+    (burst.into_iter())
+        .map(|(p, _)| p)
+        .filter(|p| !passing.contains(p))
+        .collect()
+}
+
 fn print_findings(items: &[crate::diag::Diagnostic]) {
     let mut d = crate::diag::Diagnostics {
         items: items.to_vec(),
@@ -189,14 +216,14 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     let shared = http::Shared::new(served);
     shared.publish(first_errors, true);
     http::start(listener, std::sync::Arc::clone(&shared));
-    let (tx, rx) = mpsc::channel::<PathBuf>();
+    let (tx, rx) = mpsc::channel::<(PathBuf, bool)>();
     let mut watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
         if let Ok(ev) = ev {
             if matches!(ev.kind, notify::EventKind::Access(_)) {
                 return;
             }
-            for p in ev.paths {
-                let _ = tx.send(p);
+            for (i, p) in ev.paths.into_iter().enumerate() {
+                let _ = tx.send((p, appeared(&ev.kind, i)));
             }
         }
     })
@@ -263,11 +290,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
             }
         };
         // gather the burst of events one save makes (editors write, rename, touch)
-        let mut changed = vec![first];
+        let mut burst = vec![first];
         let until = Instant::now() + Duration::from_millis(25);
-        while let Ok(p) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
-            changed.push(p);
+        while let Ok(e) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            burst.push(e);
         }
+        let mut changed = without_passing_files(burst);
         changed.retain(|p| !ignored(p) && !p.starts_with(&output));
         changed.retain(|p| {
             p.strip_prefix(&root)
@@ -400,6 +428,22 @@ pub fn bench_incremental(site: &Path, runs: usize) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_made_and_gone_within_a_burst_are_left_out() {
+        let d = tempfile::tempdir().unwrap();
+        let chapter = d.path().join("a.md");
+        std::fs::write(&chapter, "x").unwrap();
+        let (temp, gone) = (d.path().join("sedX1"), d.path().join("b.md"));
+        let burst = vec![
+            (temp.clone(), true),
+            (temp.clone(), false),
+            (chapter.clone(), true),
+            // a chapter removed: not new, so it stays (the rebuild finds it gone)
+            (gone.clone(), false),
+        ];
+        assert_eq!(without_passing_files(burst), vec![chapter, gone]);
+    }
 
     #[test]
     fn preview_folders_are_named_after_their_process() {
