@@ -28,6 +28,19 @@ pub const OFFLINE_INDEX_BYTES: u64 = 2 * 1024 * 1024;
 /// opened online are kept.
 pub const OFFLINE_AIDS_BYTES: u64 = 1024 * 1024;
 
+/// The most a site's pages (every language's contents, chapters and glossary; not the print
+/// views) may come to for the worker to keep them all on the first visit, so that the whole
+/// book reads offline, not only the pages opened online: a player looks a rule up mid-game,
+/// often without a connection. The default content's are about 0.7 MB. Of a larger site, the
+/// pages a reader opened online are kept, and one never opened says it was not saved.
+pub const OFFLINE_PAGES_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The most the theme's files and the images (`static/`, `media/`) may come to for the worker
+/// to keep them all on the first visit (the default content's are about 0.1 MB): the icons of
+/// a page were missing offline when it was the first page read. Past it, the few files every
+/// page needs are kept (`SHELL` in `sw.js`), and the rest as they are read.
+pub const OFFLINE_FILES_BYTES: u64 = 2 * 1024 * 1024;
+
 /// The folders whose files the worker serves from its cache first (`static/js/sw.js`).
 const CACHED_FIRST: [&str; 2] = ["static", "media"];
 
@@ -86,14 +99,13 @@ pub fn write_service_worker(
     };
     let template = site.theme.read_static("js/sw.js", f).map_err(io)?;
     let version = format!("{:016x}", index.value().wrapping_add(files.value()));
-    let offline = offline_index(dir);
-    let aids = offline_aids(site, dir);
-    write_file(
-        dir,
-        "sw.js",
-        &service_worker(&template, &version, &offline, &aids),
-    )
-    .map_err(io)?;
+    let keep = Kept {
+        search: offline_index(dir),
+        aids: offline_aids(site, dir),
+        pages: offline_pages(dir),
+        files: offline_files(dir),
+    };
+    write_file(dir, "sw.js", &service_worker(&template, &version, &keep)).map_err(io)?;
     Ok(true)
 }
 
@@ -105,43 +117,121 @@ fn rel_path(dir: &Path, path: &Path) -> String {
         .replace('\\', "/")
 }
 
+/// What the worker keeps on the first visit, each list when its files are few enough (paths
+/// from the site root; pages as their folders' addresses, `en/combat/`).
+#[derive(Default)]
+pub struct Kept {
+    pub search: Vec<String>,
+    pub aids: Vec<String>,
+    pub pages: Vec<String>,
+    pub files: Vec<String>,
+}
+
 /// The service worker: the theme's `js/sw.js` with the version on top, so a rebuilt site whose
 /// cached files changed has a new worker, which drops the old caches; and the files it keeps
-/// on the first visit: the search index's and the reading aids', when they are small enough.
-pub fn service_worker(
-    template: &[u8],
-    version: &str,
-    search_files: &[String],
-    aid_files: &[String],
-) -> Vec<u8> {
+/// on the first visit ([`Kept`]).
+pub fn service_worker(template: &[u8], version: &str, keep: &Kept) -> Vec<u8> {
     let mut out = format!("var RULEBOOK_VERSION = {version:?};\n").into_bytes();
     // lists of plain relative paths: serialising them cannot fail
-    out.extend_from_slice(b"var RULEBOOK_SEARCH_FILES = ");
-    let _ = serde_json::to_writer(&mut out, search_files);
-    out.extend_from_slice(b";\nvar RULEBOOK_AID_FILES = ");
-    let _ = serde_json::to_writer(&mut out, aid_files);
-    out.extend_from_slice(b";\n");
+    for (name, list) in [
+        ("RULEBOOK_SEARCH_FILES", &keep.search),
+        ("RULEBOOK_AID_FILES", &keep.aids),
+        ("RULEBOOK_PAGE_FILES", &keep.pages),
+        ("RULEBOOK_THEME_FILES", &keep.files),
+    ] {
+        out.extend_from_slice(format!("var {name} = ").as_bytes());
+        let _ = serde_json::to_writer(&mut out, list);
+        out.extend_from_slice(b";\n");
+    }
     out.extend_from_slice(template);
     out
+}
+
+/// The files below `dir/sub` for which `take` holds (paths from `dir`, sorted), when they come
+/// to at most `budget` bytes; empty otherwise. The walk stops at the budget: at thousands of
+/// chapters it reads a few hundred entries, not the whole output.
+fn files_within(
+    dir: &Path,
+    sub: &str,
+    budget: u64,
+    take: impl Fn(&walkdir::DirEntry) -> bool,
+) -> Option<Vec<String>> {
+    let mut files = Vec::new();
+    let mut bytes = 0;
+    let root = dir.join(sub);
+    if !root.is_dir() {
+        return Some(files);
+    }
+    for e in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let e = e.ok()?;
+        if !e.file_type().is_file() || !take(&e) {
+            continue;
+        }
+        bytes += e.metadata().map(|m| m.len()).unwrap_or(u64::MAX / 2);
+        if bytes > budget {
+            return None;
+        }
+        files.push(rel_path(dir, e.path()));
+    }
+    Some(files)
+}
+
+/// Every page of the site but the print views, the root page (kept anyway) and `404.html`
+/// (in the theme's files), as its folder's address, when they come to at most
+/// [`OFFLINE_PAGES_BYTES`]; empty otherwise.
+fn offline_pages(dir: &Path) -> Vec<String> {
+    let page = |e: &walkdir::DirEntry| {
+        // not `en/print/index.html`: the print view repeats every chapter
+        e.file_name() == "index.html"
+            && e.depth() > 0
+            && !rel_path(dir, e.path()).ends_with("/print/index.html")
+    };
+    let Ok(top) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    // the languages' folders (and whatever else holds pages), not the index, theme or media
+    let mut folders: Vec<String> = top
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| !matches!(n.as_str(), "search" | "static" | "media") && !n.starts_with('.'))
+        .collect();
+    folders.sort();
+    let mut pages = Vec::new();
+    let mut left = OFFLINE_PAGES_BYTES;
+    for f in folders {
+        let Some(found) = files_within(dir, &f, left, page) else {
+            return Vec::new();
+        };
+        for p in found {
+            left = left.saturating_sub(std::fs::metadata(dir.join(&p)).map_or(0, |m| m.len()));
+            pages.push(p.trim_end_matches("index.html").to_string());
+        }
+    }
+    pages
+}
+
+/// Every file of the theme and every image (`static/`, `media/`), when they come to at most
+/// [`OFFLINE_FILES_BYTES`]; empty otherwise.
+fn offline_files(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut left = OFFLINE_FILES_BYTES;
+    for sub in ["static", "media"] {
+        let Some(found) = files_within(dir, sub, left, |_| true) else {
+            return Vec::new();
+        };
+        for p in found {
+            left = left.saturating_sub(std::fs::metadata(dir.join(&p)).map_or(0, |m| m.len()));
+            files.push(p);
+        }
+    }
+    files
 }
 
 /// Every file of the index in `dir/search/` (paths from the site root, sorted), when they come
 /// to at most [`OFFLINE_INDEX_BYTES`]; empty otherwise.
 fn offline_index(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut bytes = 0;
-    for e in walkdir::WalkDir::new(dir.join("search")).sort_by_file_name() {
-        let Ok(e) = e else { return Vec::new() };
-        if !e.file_type().is_file() {
-            continue;
-        }
-        bytes += e.metadata().map(|m| m.len()).unwrap_or(u64::MAX / 2);
-        if bytes > OFFLINE_INDEX_BYTES {
-            return Vec::new();
-        }
-        files.push(rel_path(dir, e.path()));
-    }
-    files
+    files_within(dir, "search", OFFLINE_INDEX_BYTES, |_| true).unwrap_or_default()
 }
 
 /// Every tooltip, preview and short-address file of the site (paths from the site root), when
@@ -183,6 +273,39 @@ mod tests {
         assert!(!cached_first("en/static/index.html"));
         assert!(cached_first("404.html"));
         assert!(!cached_first("en/404.html"));
+    }
+
+    #[test]
+    fn the_pages_kept_are_every_page_but_the_print_views_within_the_budget() {
+        let d = tempfile::tempdir().unwrap();
+        let put = |rel: &str, bytes: usize| {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, vec![b'x'; bytes]).unwrap();
+        };
+        for rel in [
+            "index.html",
+            "404.html",
+            "en/index.html",
+            "en/reprint/index.html",
+            "en/print/index.html",
+            "en/sections.json",
+            "uk/glossary/index.html",
+            "static/css/style.css",
+            "search/index.js",
+        ] {
+            put(rel, 10);
+        }
+        assert_eq!(
+            offline_pages(d.path()),
+            ["en/", "en/reprint/", "uk/glossary/"]
+        );
+        assert_eq!(offline_files(d.path()), ["static/css/style.css"]);
+        // past the budget, none: the pages read are kept instead
+        put("uk/big/index.html", OFFLINE_PAGES_BYTES as usize);
+        assert!(offline_pages(d.path()).is_empty());
+        put("media/big.png", OFFLINE_FILES_BYTES as usize);
+        assert!(offline_files(d.path()).is_empty());
     }
 
     #[test]

@@ -745,6 +745,8 @@ impl<'a> Renderer<'a> {
                 m.insert("lang", l.clone());
                 m.insert("title", site.theme.string(l, "not_found_title"));
                 m.insert("text", site.theme.string(l, "not_found_text"));
+                m.insert("offline_title", site.theme.string(l, "offline_page_title"));
+                m.insert("offline_text", site.theme.string(l, "offline_page_text"));
                 m.insert("home", site.theme.string(l, "contents"));
                 m.insert("url", format!("{root}{l}/"));
                 m

@@ -214,6 +214,49 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
     assert_ne!(never, search(&b, "phoenixborn"));
 }
 
+/// On a small site the first visit keeps every page and every icon: a chapter never opened
+/// reads offline, with its game symbols. It was the site's "not found" page, and a first page
+/// read with symbols lost them offline. A page not kept (the print view, which repeats every
+/// chapter) says it was not saved, not that there is no such page.
+#[test]
+fn a_first_visit_keeps_every_page_and_icon_of_a_small_site_for_offline() {
+    let server = StaticServer::start(built_default_site(), "/");
+    let b = Browser::start(1200, 800);
+    // the first page read has no symbols; the worker is not there yet when it loads
+    b.goto(&format!("{}en/", server.url));
+    b.wait_until(
+        "return document.readyState === 'complete' && navigator.serviceWorker.controller",
+        20,
+        "the service worker",
+    );
+    server.set_offline(true);
+    b.goto(&format!("{}uk/introduction/", server.url));
+    let symbols = b.wait_until(
+        "var s = Array.from(document.querySelectorAll('article img.sym')); return document.readyState === 'complete' && document.querySelector('article h1') && s.length > 0 && s.every(function (i) { return i.complete; }) && s.map(function (i) { return i.naturalWidth > 0; });",
+        10,
+        "a chapter never opened, offline",
+    );
+    let symbols = symbols.as_array().unwrap();
+    assert!(
+        symbols.len() >= 10 && symbols.iter().all(|v| v == &Value::Bool(true)),
+        "{symbols:?}"
+    );
+    b.goto(&format!("{}uk/print/", server.url));
+    let said = b.wait_until(
+        "var s = Array.from(document.querySelectorAll('.not-found h1')).filter(function (h) { return h.offsetParent; }); return document.readyState === 'complete' && s.length > 0 && s.map(function (h) { return h.textContent; });",
+        10,
+        "the print view, offline",
+    );
+    server.set_offline(false);
+    assert_eq!(
+        said,
+        serde_json::json!([
+            "Сторінку не збережено для читання без мережі",
+            "Not saved for offline reading"
+        ])
+    );
+}
+
 /// The results past the panel's edge are placeholders until they scroll into view, so a
 /// search loads the details of the results on screen only; scrolling or the arrow keys bring
 /// the others in, in the ranked order.
@@ -1035,6 +1078,10 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     let chapter = |lang: &str, t: &str| {
         format!("---\nid: a\ntitle: {t}\n---\n\n## 1.1.0 {t} one\n\n{t} text ({lang}). A quokka, see 1.1.1.\n\n## 1.1.1 {t} two\n\nMore {t}.\n")
     };
+    let filler = format!(
+        "---\nid: z\ntitle: Filler\nweight: 9\n---\n\n## 9.1.0 Filler\n\n{}\n",
+        "Filler words of the rules. ".repeat(90_000)
+    );
     let make = |word: &str| {
         site(&[
             ("content/site.yaml", SITE_YAML),
@@ -1048,6 +1095,9 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
                 r#"{"Quokka": "A small animal."}"#,
             ),
             ("content/uk/a.md", &chapter("uk", "Слово")),
+            // pages past the worker's budget (src/offline.rs `OFFLINE_PAGES_BYTES`): it keeps
+            // the pages read, not every page, which would bring the new build's
+            ("content/en/z.md", &filler),
         ])
     };
     let (one, two) = (make("Alpha"), make("Beta"));

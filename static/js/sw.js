@@ -10,7 +10,7 @@
  *   build's cache.
  * - the pages read: kept across builds, or every new build took away every page a reader
  *   had kept for offline use. They are asked of the network first, so online they are new. */
-/* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES, RULEBOOK_AID_FILES */
+/* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES, RULEBOOK_AID_FILES, RULEBOOK_PAGE_FILES, RULEBOOK_THEME_FILES */
 "use strict";
 var PREFIX = "rulebook " + self.registration.scope + " ";
 var CACHE = PREFIX + RULEBOOK_VERSION;
@@ -35,13 +35,22 @@ function pageKey(url) {
   return u.href;
 }
 
+/* One of the lists the build writes above the worker (none in a worker of an older build). */
+function listed(name) {
+  return typeof self[name] === "undefined" ? [] : self[name];
+}
+
 self.addEventListener("install", function (e) {
   e.waitUntil(Promise.all([caches.open(CACHE), caches.open(PAGES)]).then(function (c) {
     // One missing file must not stop the rest from being cached.
     // A small index (RULEBOOK_SEARCH_FILES, written by the build: src/search/web.rs
     // OFFLINE_INDEX_BYTES) comes whole, so every search works offline; a large one is cached
     // as it is read.
-    var files = SHELL.concat(typeof RULEBOOK_SEARCH_FILES === "undefined" ? [] : RULEBOOK_SEARCH_FILES);
+    // So do, on a small site, every file of the theme and every image (RULEBOOK_THEME_FILES,
+    // src/offline.rs OFFLINE_FILES_BYTES): the icons of the first page read were missing.
+    var files = SHELL.concat(listed("RULEBOOK_SEARCH_FILES"), listed("RULEBOOK_THEME_FILES")).filter(function (u, i, all) {
+      return all.indexOf(u) === i;
+    });
     var shell = Promise.all(files.map(function (u) {
       return c[0].add(fresh(new URL(u, self.registration.scope).href)).catch(function () {});
     }));
@@ -49,8 +58,9 @@ self.addEventListener("install", function (e) {
     // too, or the page read first is the one page that does not open offline. So is the
     // site's own address, whose page sends the reader on before a worker is there; and, on a
     // small site, every file of glossary cards and section previews (RULEBOOK_AID_FILES,
-    // src/offline.rs OFFLINE_AIDS_BYTES), so that cards open offline too.
-    var aids = (typeof RULEBOOK_AID_FILES === "undefined" ? [] : RULEBOOK_AID_FILES).map(function (u) {
+    // src/offline.rs OFFLINE_AIDS_BYTES), so that cards open offline too, and every page
+    // (RULEBOOK_PAGE_FILES, OFFLINE_PAGES_BYTES), so that the whole book reads offline.
+    var aids = listed("RULEBOOK_AID_FILES").concat(listed("RULEBOOK_PAGE_FILES")).map(function (u) {
       return new URL(u, self.registration.scope).href;
     });
     var open = self.clients.matchAll({ includeUncontrolled: true, type: "window" }).then(function (list) {
@@ -121,11 +131,18 @@ function networkFirst(req) {
       return c.match(key).then(function (hit) {
         if (hit || req.mode !== "navigate") return hit || Response.error();
         // A page never read, offline: the site's own "not found" page, which also sends a
-        // short address (`uk/s/7.1.0/`) on to the page that reads it.
+        // short address (`uk/s/7.1.0/`) on to the page that reads it; marked `data-offline`,
+        // so that it says the page was not saved, not that there is no such page (a search
+        // result never opened said it "may have moved").
         return caches.open(CACHE).then(function (b) {
           return b.match(new URL("404.html", self.registration.scope).href);
         }).then(function (nf) {
-          return nf ? new Response(nf.body, { status: 404, headers: nf.headers }) : Response.error();
+          if (!nf) return Response.error();
+          return nf.text().then(function (html) {
+            return new Response(html.replace(/<html(?=[\s>])/i, "<html data-offline"), {
+              status: 503, headers: nf.headers
+            });
+          });
         });
       });
     });
