@@ -105,15 +105,34 @@ fn search_box_from_a_server_with_keyboard_and_offline() {
     let b = Browser::start(1200, 800);
     b.goto(&format!("{}uk/glossary/", server.url));
     b.wait_until("return document.readyState === 'complete'", 10, "page load");
-    // `/` focuses the box from anywhere on the page
-    b.js("document.querySelector('a.brand').focus();");
+    // `/` focuses the box from anywhere on the page, and leaves the page where it was read
+    // (focusing the box in the sticky header scrolled the page up by about a screen)
+    b.js("document.querySelector('a.brand').focus({ preventScroll: true }); window.scrollTo(0, 3000);");
+    let at = b.js("return window.scrollY");
+    assert!(at.as_f64().unwrap() > 2000.0, "{at}");
     b.keys("/");
     b.wait_until(
         "return document.activeElement && document.activeElement.id === 'search-input'",
         5,
         "focus on /",
     );
+    assert_eq!(b.js("return window.scrollY"), at);
     check_box(&b);
+    // a query typed and entered at once (a phone keyboard's "Go") opens its first result
+    // once it is shown (Enter before the results was lost)
+    let first = b.js("return RulebookSearch.query('жетон виснаження', 'uk').then(function (h) { return h[0].url; })");
+    // (the input and the Enter in one task: Enter surely comes before the results)
+    b.js("var i = document.getElementById('search-input'); i.focus(); i.value = 'жетон виснаження'; i.dispatchEvent(new Event('input')); i.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));");
+    b.wait_until(
+        &format!(
+            "return location.href.indexOf({}) >= 0",
+            serde_json::to_string(first.as_str().unwrap()).unwrap()
+        ),
+        10,
+        "the first result, entered at once",
+    );
+    b.goto(&format!("{}uk/glossary/", server.url));
+    b.wait_until("return document.readyState === 'complete'", 10, "page load");
     // arrows move through the results, Enter opens the chosen one
     search(&b, "пломенекровний");
     let second = b.js("return document.querySelectorAll('#search-results a.search-hit')[1].href");

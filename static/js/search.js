@@ -967,7 +967,9 @@
   };
 
   /* ---- the search box ---- */
-  var input, box, status, active = -1, seq = 0;
+  /* `entered`: the search (its `seq`) that Enter was pressed for before its results were on
+     screen; they open its first result as soon as they are */
+  var input, box, status, active = -1, seq = 0, entered = -1;
   /* What a screen reader is told of a search shown (a live region: the list itself is only
      read when the reader moves into it). */
   function tell(text) { if (status) status.textContent = text; }
@@ -1160,6 +1162,12 @@
         show(page, r.other.slice(0, SHOWN_OTHER), first, r.words, mine);
         S.lastMillis = performance.now() - t0;
         box.setAttribute("data-query", q);
+        if (entered === mine) {
+          entered = -1;
+          var li = box.querySelector(".search-list > li"), a = li && li.querySelector("a.search-hit");
+          if (a) follow(a);
+          else if (li && li.hit) li.go = true;
+        }
       });
     }).catch(function (e) {
       if (mine !== seq) return;
@@ -1213,6 +1221,13 @@
     if (e.key === "ArrowDown") { e.preventDefault(); move(1); }
     else if (e.key === "ArrowUp") { e.preventDefault(); move(-1); }
     else if (e.key === "Enter") {
+      /* typed and entered at once (a phone keyboard's "Go"): what is on screen is the last
+         query's results, or none; the first result of this one opens once it is shown */
+      if (active < 0 && input.value.trim() && box.getAttribute("data-query") !== input.value) {
+        e.preventDefault();
+        entered = seq;
+        return;
+      }
       var items = box.querySelectorAll(".search-list > li"), li = items[active >= 0 ? active : 0];
       var a = li && li.querySelector("a.search-hit");
       if (li) e.preventDefault();
@@ -1235,7 +1250,9 @@
       var t = e.target, tag = t && t.tagName;
       if (e.key === "/" && input && t !== input && !(tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable))) {
         e.preventDefault();
-        input.focus();
+        /* without preventScroll, focusing the box in the sticky header scrolled the page up
+           by about a screen, and the reader lost their place */
+        input.focus({ preventScroll: true });
       }
     });
     if (input && box) {
