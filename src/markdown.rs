@@ -63,6 +63,21 @@ impl Block {
     pub fn first_paragraph(&self) -> &str {
         self.text.get(self.first_paragraph_at.clone()).unwrap_or("")
     }
+
+    /// Takes the text from `at` to the end as the first paragraph, unless there is one already
+    /// or it is no opening: empty, or a label such as `*Source:*[^30]`, which the Rules
+    /// Reference puts first in each chapter (previews of its chapters said only "Source:").
+    fn set_opening(&mut self, at: usize) {
+        let Some(para) = self.text.get(at..) else {
+            return;
+        };
+        let trimmed = para.trim();
+        let label = trimmed.ends_with(':') && trimmed.split_whitespace().count() <= 2;
+        if self.first_paragraph_at.is_empty() && !trimmed.is_empty() && !label {
+            let start = at + (para.len() - para.trim_start().len());
+            self.first_paragraph_at = start..start + trimmed.len();
+        }
+    }
 }
 
 /// An image that exists and must be copied into the output.
@@ -182,6 +197,9 @@ struct ItemText {
     blocks: bool,
     /// A marker in its own text, before a nested list (see [`KeepOriginal::take_inline`]).
     kept: bool,
+    /// Where its text starts in the block's text: a tight item is the section's opening for
+    /// a preview when no paragraph came before it (a section that starts with a list).
+    text_at: usize,
 }
 
 /// Letters of Latin script an untranslated paragraph or list item has at least: fewer are a
@@ -433,10 +451,14 @@ pub fn prepare_with<'s>(
                     paragraphs: false,
                     blocks: false,
                     kept: false,
+                    text_at: st.block.text.len(),
                 });
                 buf.push(Event::Start(Tag::Item));
             }
             Event::End(TagEnd::Item) => {
+                if let Some(item) = st.items.last().filter(|i| !i.paragraphs) {
+                    st.block.set_opening(item.text_at);
+                }
                 st.block.text.push('\n');
                 let item = st.items.pop();
                 if let (Some(item), Some(lang)) = (item, st.aids.latin_lang) {
@@ -576,17 +598,11 @@ impl<'s> State<'s> {
     }
 
     fn end_paragraph(&mut self) {
-        let b = &mut self.block;
-        if std::mem::take(&mut self.in_paragraph) && b.first_paragraph_at.is_empty() {
+        if std::mem::take(&mut self.in_paragraph) {
             // everything a paragraph adds to the block's text is its own text (`plain`)
-            let para = &b.text[self.paragraph_at..];
-            let trimmed = para.trim();
-            if !trimmed.is_empty() {
-                let start = self.paragraph_at + (para.len() - para.trim_start().len());
-                b.first_paragraph_at = start..start + trimmed.len();
-            }
+            self.block.set_opening(self.paragraph_at);
         }
-        b.text.push('\n');
+        self.block.text.push('\n');
     }
 
     fn finish_block(&mut self) {
@@ -1597,8 +1613,15 @@ mod tests {
         assert_eq!(b.len(), 2);
         assert_eq!(b[0].first_paragraph(), "Intro one line two.");
         assert!(b[0].text.contains("Second."));
-        // a tight list's items are no paragraphs; the paragraph after them is, without its spaces
-        assert_eq!(b[1].first_paragraph(), "Para");
+        // a section that starts with a list opens with its first item (its preview said
+        // nothing); a paragraph is taken without its spaces
+        assert_eq!(b[1].first_paragraph(), "item");
+        assert_eq!(blocks("&#32;Para&#32;\n")[0].first_paragraph(), "Para");
+        // a label first (the Rules Reference's `*Source:*[^1]`) is no opening
+        let b = blocks("*Source:*[^1]\n\nAll cards are played.\n\n[^1]: Rules, p. 3\n");
+        assert_eq!(b[0].first_paragraph(), "All cards are played.");
+        let b = blocks("Each player has these values:\n\n- life\n");
+        assert_eq!(b[0].first_paragraph(), "Each player has these values:");
         let none = blocks("| a | b |\n|---|---|\n| c | d |\n");
         assert_eq!(none[0].first_paragraph(), "");
         assert!(none[0].text.contains('c'));
