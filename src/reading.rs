@@ -172,7 +172,31 @@ fn page_part<'p>(
             },
         ));
     }
+    drop_contents_lists(&mut refs);
     (refs, chapter_previews(p, syms), terms)
+}
+
+/// More sections than this linked from one place (one section, or a chapter's text outside
+/// its numbered sections) make it a table of contents, not a reference. The Rules
+/// Reference's "About" chapter lists all 74 sections, and every section said "Referenced by:
+/// About this reference"; a rule of the default content links to 5 sections at most.
+const MAX_REFERENCES_FROM_ONE_PLACE: usize = 24;
+
+/// Leaves out of the "Referenced by" lists the references of a place that links to more than
+/// [`MAX_REFERENCES_FROM_ONE_PLACE`] sections (its links stay links).
+fn drop_contents_lists(refs: &mut Vec<(&str, Referrer)>) {
+    let mut targets: std::collections::HashMap<Option<&str>, std::collections::HashSet<&str>> =
+        std::collections::HashMap::new();
+    for (t, r) in refs.iter() {
+        targets.entry(r.number.as_deref()).or_default().insert(t);
+    }
+    let contents: Vec<Option<String>> = (targets.into_iter())
+        .filter(|(_, t)| t.len() > MAX_REFERENCES_FROM_ONE_PLACE)
+        .map(|(from, _)| from.map(str::to_string))
+        .collect();
+    if !contents.is_empty() {
+        refs.retain(|(_, r)| !contents.contains(&r.number));
+    }
 }
 
 /// One language's part of [`Reading`]: its language, "Referenced by" lists, previews, terms too

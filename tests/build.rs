@@ -1466,6 +1466,50 @@ fn referenced_by_leads_to_a_section_the_translation_lacks() {
     assert_links_resolve(&out);
 }
 
+/// A table of contents is not a reference: a place that links to more sections than a rule
+/// does (the Rules Reference's "About" lists all 74) is left out of "Referenced by", and its
+/// links still lead to the sections. Every section said "Referenced by: About this reference".
+#[test]
+fn a_table_of_contents_is_not_a_reference() {
+    let sections: String = (1..=30)
+        .map(|i| format!("## 5.{i}.0 Rule {i}\n\nText {i}.\n\n"))
+        .collect();
+    let contents: String = (1..=30)
+        .map(|i| format!("- [5.{i}.0 Rule {i}](#)\n"))
+        .collect();
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            &format!("---\nid: about\ntitle: About\nweight: 1\n---\n\n## Contents\n\n{contents}"),
+        ),
+        (
+            "content/en/b.md",
+            &format!("---\nid: rules\ntitle: \"5.0.0 Rules\"\nweight: 2\n---\n\n{sections}"),
+        ),
+        (
+            "content/en/c.md",
+            "---\nid: faq\ntitle: FAQ\nweight: 3\n---\n\nSee 5.2.0 for this.\n",
+        ),
+    ]);
+    build_ok(dir.path());
+    let out = dir.path().join("public");
+    let doc = page(&out.join("en/rules/index.html"));
+    let refby = texts(&doc, "p.refby");
+    assert_eq!(refby.len(), 1, "{refby:?}");
+    assert!(
+        refby[0].contains("FAQ") && !refby[0].contains("About"),
+        "{refby:?}"
+    );
+    let links = attrs(
+        &page(&out.join("en/about/index.html")),
+        "article a.xref",
+        "href",
+    );
+    assert_eq!(links.len(), 30, "{links:?}");
+    assert_links_resolve(&out);
+}
+
 /// A numbered heading keeps its number as its id when it is given one of its own (which is
 /// kept beside it), and a link to a chapter file with an anchor leads where that anchor is in
 /// the reader's language, or to the original's page: every link to `## 7.1.0 … {#discarding}`
