@@ -89,6 +89,22 @@ fn print_view_links_stay_on_the_page_and_print_media_hides_the_furniture() {
         "printed chapter: header, search, sidebar, pager, buttons hidden"
     );
     b.screenshot(&shots().join("chapter-print-media.png"));
+    // the dark theme stays on screen: on paper a section number is the light theme's colour
+    // (it printed light orange, and footnotes light grey, on white)
+    b.cdp("Emulation.setEmulatedMedia", json!({"media": ""}));
+    let number = "return getComputedStyle(document.querySelector('article h2 .secnum')).color";
+    let light = b.js(number);
+    b.js("document.documentElement.dataset.theme = 'dark'; return null;");
+    assert_ne!(b.js(number), light, "the dark theme changes it on screen");
+    b.cdp(
+        "Emulation.setEmulatedMedia",
+        json!({"media": "print", "features": [{"name": "prefers-color-scheme", "value": "dark"}]}),
+    );
+    assert_eq!(b.js(number), light, "on paper, in the dark theme");
+    assert_eq!(
+        b.js("return getComputedStyle(document.body).backgroundColor"),
+        "rgb(255, 255, 255)"
+    );
 }
 
 #[test]
