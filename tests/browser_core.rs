@@ -54,6 +54,28 @@ fn language_switch_lands_on_the_same_section() {
         (-5.0..200.0).contains(&visible),
         "section 1.4.0 is not in view after the switch: top = {visible}"
     );
+    // in a tall window the last section cannot scroll to the top of the view: the one the
+    // address names, on screen, is the one read (the section above it was taken)
+    let tall = Browser::start(1200, 2000);
+    tall.goto(&format!("{}en/rules/#1.6.0", server.url));
+    tall.wait_until(
+        "return document.readyState === 'complete' && window.Rulebook",
+        10,
+        "page load",
+    );
+    let top = tall.js("return document.getElementById('1.6.0').getBoundingClientRect().top");
+    assert!(
+        top.as_f64().unwrap() > 150.0,
+        "1.6.0 reached the top: {top}"
+    );
+    tall.click("a[data-lang-switch=uk]");
+    tall.wait_until(
+        "return location.pathname.indexOf('/uk/rules/') === 0",
+        10,
+        "the Ukrainian page",
+    );
+    assert!(tall.url().ends_with("/uk/rules/#1.6.0"), "{}", tall.url());
+    drop(tall);
     // the choice is remembered: the root page now sends this reader to Ukrainian
     b.click("a[data-lang-switch=en]");
     b.wait_until(

@@ -31,23 +31,41 @@
     doc.documentElement.style.scrollPaddingTop = Math.ceil(headerRoom()) + "px";
   }
 
+  /* Where the page was left by the jump to the address's anchor (on arrival, or a link in
+     the page): while the reader has not scrolled from there, they are reading that anchor. */
+  var jumpedTo = null;
+  function noteJump() {
+    setTimeout(function () { jumpedTo = location.hash ? window.scrollY : null; }, 0);
+  }
+  window.addEventListener("load", noteJump);
+  window.addEventListener("hashchange", noteJump);
+
   /* The heading the reader is looking at: the last section anchor (or glossary entry) at or
-     above the top of the view (below the header). At the top of the page there is none,
-     whatever the address says. */
+     above the top of the view (below the header); or, while the page is where the jump to
+     the address's anchor left it, that anchor when it is on screen further down (a section
+     near the end of a page cannot scroll to the top, and the one above it was taken). At
+     the top of the page there is none, but such an anchor. */
   var SECTION = /^\d+(\.\d+)+$/;
   function currentAnchor(shared) {
     var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id], .print h1[id], .print h2[id], .print h3[id], .print h4[id], main dl dt[id]");
-    var best = null, numbered = null, top = headerRoom() + 8;
-    for (var i = 0; i < hs.length; i++) {
-      if (hs[i].getBoundingClientRect().top > top) break;
-      best = hs[i];
-      if (SECTION.test(best.id)) numbered = best;
+    var at = -1, named = -1, top = headerRoom() + 8, wanted = null;
+    if (jumpedTo !== null && Math.abs(window.scrollY - jumpedTo) < 2) {
+      try { wanted = decodeURIComponent(location.hash.slice(1)); } catch (e) {}
     }
+    for (var i = 0; i < hs.length; i++) {
+      var y = hs[i].getBoundingClientRect().top;
+      if (y <= top) at = i;
+      if (wanted && hs[i].id === wanted && y >= 0 && y < window.innerHeight) named = i;
+    }
+    if (named > at) at = named;
+    if (at < 0) return "";
+    var best = hs[at], numbered = null;
+    for (var k = at; k >= 0 && !numbered; k--) if (SECTION.test(hs[k].id)) numbered = hs[k];
     /* For another language, a heading without a number has an id of its own words
        (`приклади-3`), which the other page lacks: the section number above it is the place
        both pages share. */
-    if (shared && numbered && best && best.tagName !== "DT") best = numbered;
-    return best ? best.id : "";
+    if (shared && numbered && best.tagName !== "DT") best = numbered;
+    return best.id;
   }
 
   /* Arriving at a section number this page does not have (the other language's section the
