@@ -45,10 +45,19 @@ fn glossary_tooltip_on_hover_and_keyboard_focus() {
             "showing the tooltip moved the text"
         );
         b.screenshot(&shots().join(format!("tooltip-{name}.png")));
+        // the card's last line opens the entry (it was a line of text that did nothing)
+        let entry = b.js("return document.querySelector('article a.gl').href");
+        b.click("#rb-tip .rb-tip-hint a");
+        b.wait_until(
+            &format!("return location.href === {entry}"),
+            10,
+            "the card's link to the entry",
+        );
+        open(&b, "uk/introduction/");
 
         // keyboard: focus the next term link; the card follows focus and says what it describes
         b.hover("header.top");
-        b.js("document.getElementById('rb-tip').hidden = true; var l = document.querySelectorAll('article a.gl')[1]; l.scrollIntoView({block: 'center'}); l.focus();");
+        b.js("var t = document.getElementById('rb-tip'); if (t) t.hidden = true; var l = document.querySelectorAll('article a.gl')[1]; l.scrollIntoView({block: 'center'}); l.focus();");
         let described = b.wait_until(
             "var t = document.getElementById('rb-tip'); var f = document.activeElement; return t && !t.hidden && f.getAttribute('aria-describedby') === 'rb-tip' && t.textContent",
             10,

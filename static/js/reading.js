@@ -127,7 +127,11 @@
         d.innerHTML = e[2];
         if (l !== lang) rebase(d, new URL(root + l + "/glossary/", location.href));
         t.appendChild(d);
-        t.appendChild(el("p", "rb-tip-hint", strings.open_entry || ""));
+        /* a link, as it reads: it was a line of text that did nothing when clicked or tapped */
+        var p = el("p", "rb-tip-hint"), go = el("a", null, strings.open_entry || "");
+        go.href = a.href;
+        p.appendChild(go);
+        t.appendChild(p);
       });
     });
   }
