@@ -502,6 +502,16 @@ fn toc_follows_the_scroll_and_sections_have_copy_links() {
         5,
         "the button's own name again",
     );
+    // a chapter without section numbers has them too, named by their headings' words (its
+    // sections had none: on a phone, where `#` shows only on hover, no way to a link)
+    open(&b, "uk/introduction/");
+    let named = b.js("return Array.from(document.querySelectorAll('article h2 button.copy-link')).map(function (b) { return [b.getAttribute('data-anchor'), b.getAttribute('aria-label')]; })");
+    let named = named.as_array().unwrap();
+    assert!(named.len() > 3, "{named:?}");
+    assert_eq!(
+        named[0],
+        serde_json::json!(["goal", "Скопіювати посилання Мета гри"])
+    );
 }
 
 #[test]

@@ -193,15 +193,25 @@
     }
   }
 
-  /* ---- copy-link buttons next to every numbered heading ---- */
+  /* ---- copy-link buttons next to every numbered heading, and every other heading of a
+     section (a chapter of the rulebook has no numbers, and on a phone, where the `#`
+     permalink shows only on hover, its sections had no way to a link) ---- */
+  /* A heading's own words, without its `#` permalink. */
+  function headingText(h) {
+    var c = h.cloneNode(true), p = c.querySelectorAll(".permalink, button");
+    for (var i = 0; i < p.length; i++) p[i].remove();
+    return c.textContent.trim();
+  }
   function copyButtons() {
     var hs = doc.querySelectorAll("article h1[id], article h2[id], article h3[id], article h4[id]");
     for (var i = 0; i < hs.length; i++) {
-      if (!/^[0-9]+(\.[0-9]+)+$/.test(hs[i].id)) continue;
+      var numbered = /^[0-9]+(\.[0-9]+)+$/.test(hs[i].id);
+      if (!numbered && hs[i].tagName === "H1") continue;
       var b = el("button", "copy-link");
       b.type = "button";
       b.setAttribute("data-anchor", hs[i].id);
-      b.setAttribute("aria-label", (strings.copy_link || "Copy link") + " " + hs[i].id);
+      b.setAttribute("data-label", (strings.copy_link || "Copy link") + " " + (numbered ? hs[i].id : headingText(hs[i])));
+      b.setAttribute("aria-label", b.getAttribute("data-label"));
       b.title = strings.copy_link || "";
       /* drawn, not a character: a link emoji is an empty box where no emoji font is installed */
       b.innerHTML = '<svg aria-hidden="true" focusable="false" width="14" height="14" viewBox="0 0 16 16"><path fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" d="M6.6 9.4a3 3 0 0 0 4.2 0l2.3-2.3a3 3 0 0 0-4.2-4.2l-1 1M9.4 6.6a3 3 0 0 0-4.2 0L2.9 8.9a3 3 0 0 0 4.2 4.2l1-1"/></svg>';
@@ -221,7 +231,7 @@
         setTimeout(function () {
           b.classList.remove("copied");
           b.title = strings.copy_link || "";
-          b.setAttribute("aria-label", (strings.copy_link || "Copy link") + " " + b.getAttribute("data-anchor"));
+          b.setAttribute("aria-label", b.getAttribute("data-label"));
         }, 1600);
       };
       var done = function () { say(strings.link_copied || "", true); };
