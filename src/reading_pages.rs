@@ -475,10 +475,14 @@ pub fn short_page(site: &Site, lang: &str) -> String {
   s.src = "n" + k + "-of-" + count + ".js";
   s.onload = function () {
     var pages = (window.RulebookShort || {})[lang + "/" + k] || {};
-    for (var p in pages) {
-      if (pages[p].indexOf(q) >= 0) {
-        location.replace("../../" + p + "/" + (location.protocol === "file:" ? "index.html" : "") + "#" + q);
-        return;
+    // a number written short (`7.1`, `7`) is its section's (`7.1.0`, `7.0.0`), as in search;
+    // all of them are in this file, which the first part picks
+    for (var n = q, more = 2; more >= 0; n += ".0", more--) {
+      for (var p in pages) {
+        if (pages[p].indexOf(n) >= 0) {
+          location.replace("../../" + p + "/" + (location.protocol === "file:" ? "index.html" : "") + "#" + n);
+          return;
+        }
       }
     }
     missing();

@@ -370,6 +370,16 @@ fn section_numbers_with_commas_and_breadcrumbs_without_footnote_marks() {
         10,
         "the section",
     );
+    // and a number written short, as the search box takes it (`7.1` is 7.1.0, `7` is 7.0.0;
+    // "There is no section with that number")
+    for (typed, section) in [("7.1", "7.1.0"), ("7", "7.0.0")] {
+        b.goto(&format!("{}en/s/?{typed}", server.url));
+        b.wait_until(
+            &format!("return location.hash === '#{section}' && location.pathname.indexOf('/s/') < 0 && document.readyState === 'complete'"),
+            10,
+            &format!("the section of {typed}"),
+        );
+    }
     b.goto(&format!("{}en/damage-and-destruction/#7.1.0", server.url));
     wait_loaded(&b);
     let crumb = b.wait_until(
