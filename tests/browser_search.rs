@@ -1219,6 +1219,14 @@ fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     };
     shows(&b, &format!("{one_url}en/a/"), "Alpha text (en).");
     shows(&b, &format!("{one_url}en/a/?pair=uk"), "Alpha text (en).");
+    // its other language was never read: the note says so (it said the site was opened
+    // from disk)
+    let note = b.wait_until(
+        "var n = document.querySelector('.pair-note'); return n && n.textContent",
+        10,
+        "the side-by-side view's note, offline",
+    );
+    assert!(note.as_str().unwrap().contains("you are offline"), "{note}");
     // another number on the short addresses' page, which sends the reader to the section
     shows(&b, &format!("{one_url}en/s/?1.1.1"), "More Alpha.");
     shows(&b, &format!("{}two/en/a/", server.url), "Beta text (en).");

@@ -342,8 +342,11 @@
   function pairView() {
     var link = doc.querySelector(".pair-toggle");
     if (!link) return;
+    var other = link.getAttribute("data-pair"), shown = doc.querySelector("article[data-chapter]");
+    /* a chapter not translated yet shows the other language's text already: side by side,
+       both columns were that text */
+    if (shown && shown.getAttribute("lang") === other) return;
     link.hidden = false;
-    var other = link.getAttribute("data-pair");
     var want = new URLSearchParams(location.search).get("pair");
     if (want !== other) return;
     link.textContent = link.getAttribute("data-one");
@@ -353,7 +356,10 @@
     var art = doc.querySelector("article[data-chapter]");
     var url = root + other + "/" + art.getAttribute("data-chapter") + "/" + (location.protocol === "file:" ? "index.html" : "");
     function fail() {
-      var p = el("p", "banner pair-note", strings.pair_unavailable || "");
+      /* from a server, the other page could not be loaded: offline, and not read before
+         (the note said the site was opened from disk) */
+      var why = location.protocol === "file:" ? strings.pair_unavailable : strings.pair_offline || strings.pair_unavailable;
+      var p = el("p", "banner pair-note", why || "");
       var a = el("a", null, other);
       a.href = url;
       a.hreflang = other;
