@@ -356,6 +356,21 @@ fn side_by_side_view_aligns_the_languages() {
         b.js("return document.querySelector('article').lang + ' ' + document.querySelector('.pair-toggle').hidden"),
         "en true"
     );
+    // and from the other side, the English page of that chapter says so, in one column
+    open(&b, "en/attacking/?pair=uk");
+    let note = b.wait_until(
+        "var n = document.querySelector('.pair-note'); return n && n.textContent",
+        10,
+        "the note of an untranslated chapter",
+    );
+    assert!(
+        note.as_str().unwrap().contains("not translated yet"),
+        "{note}"
+    );
+    assert_eq!(
+        b.js("return document.body.classList.contains('paired')"),
+        false
+    );
     drop(b);
     for (w, h, name) in [(1280, 860, "desktop"), (390, 844, "phone")] {
         let b = Browser::start(w, h);

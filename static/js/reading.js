@@ -355,10 +355,10 @@
     link.removeAttribute("hreflang");
     var art = doc.querySelector("article[data-chapter]");
     var url = root + other + "/" + art.getAttribute("data-chapter") + "/" + (location.protocol === "file:" ? "index.html" : "");
-    function fail() {
+    function fail(said) {
       /* from a server, the other page could not be loaded: offline, and not read before
          (the note said the site was opened from disk) */
-      var why = location.protocol === "file:" ? strings.pair_unavailable : strings.pair_offline || strings.pair_unavailable;
+      var why = said || (location.protocol === "file:" ? strings.pair_unavailable : strings.pair_offline || strings.pair_unavailable);
       var p = el("p", "banner pair-note", why || "");
       var a = el("a", null, other);
       a.href = url;
@@ -372,6 +372,8 @@
       var d = new DOMParser().parseFromString(html, "text/html"), base = new URL(url, location.href);
       var theirs = d.querySelector("article[data-chapter]");
       if (!theirs) throw 0;
+      /* the other language has not translated this chapter: its page is this text again */
+      if (theirs.getAttribute("lang") === art.getAttribute("lang")) return fail(strings.pair_untranslated);
       var mine = sections(art), them = sections(theirs), byId = {};
       for (var i = 0; i < them.length; i++) byId[them[i].id] = them[i];
       var grid = el("div", "pair");
@@ -453,7 +455,7 @@
         var target = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
         if (target) target.scrollIntoView();
       }
-    }).catch(fail);
+    }).catch(function () { fail(); });
   }
 
   function init() {
