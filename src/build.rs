@@ -103,7 +103,7 @@ pub fn build(opts: &BuildOptions, diags: &mut Diagnostics) -> Result<BuildReport
     let mut render_diags = Diagnostics::default();
     // The previous site is searched for files of the user's beside the writing of the new one:
     // a walk of 4,000 folders at 2,000 chapters, which would otherwise add to the build.
-    let (files, unlisted) = rayon::join(
+    let ((files, _), unlisted) = rayon::join(
         || write_output(&site, tera, &staging.dir, &mut render_diags),
         || checked.check_unlisted(),
     );
@@ -205,12 +205,15 @@ fn commit_error(target: &Path, e: &std::io::Error) -> String {
 
 /// Writes every file of a resolved site into `dir`: pages, search index, exports. Shared by
 /// `build` and `serve`, so a preview is the site that will be published.
+/// Writes the whole site into `dir`. Returns the number of files, and the fingerprint of the
+/// theme's files and images it wrote, which the service worker's version is made of with the
+/// index's (`serve` keeps it, to give the worker its version when it writes the index again).
 pub fn write_output(
     site: &crate::site::Site,
     tera: tera::Tera,
     dir: &Path,
     render_diags: &mut Diagnostics,
-) -> usize {
+) -> (usize, u64) {
     // The search index is built beside the pages: writing pages waits on the disk, the
     // index on the processor. The exports go beside both: after them, they were the only
     // work left for one core (6% of a build's instructions).
@@ -243,7 +246,7 @@ pub fn write_output(
             Err(d) => render_diags.push(d),
         }
     }
-    files
+    (files, cached.value())
 }
 
 /// Makes and writes the JSON exports, one file per thread.

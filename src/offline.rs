@@ -94,19 +94,33 @@ pub fn write_service_worker(
             format!("cannot write the service worker: {e}"),
         )
     };
+    match worker_of(site, dir, index.value(), files.value()).map_err(io)? {
+        Some(bytes) => write_file(dir, "sw.js", &bytes).map_err(io).map(|()| true),
+        None => Ok(false),
+    }
+}
+
+/// The bytes of `sw.js` of the site written in `dir` ([`service_worker`]), whose index and
+/// other files served from the cache first have the fingerprints `index` and `files`; `None`
+/// when the theme has no worker.
+pub fn worker_of(
+    site: &crate::site::Site,
+    dir: &Path,
+    index: u64,
+    files: u64,
+) -> std::io::Result<Option<Vec<u8>>> {
     let Some(f) = site.theme.static_files.get("js/sw.js") else {
-        return Ok(false);
+        return Ok(None);
     };
-    let template = site.theme.read_static("js/sw.js", f).map_err(io)?;
-    let version = format!("{:016x}", index.value().wrapping_add(files.value()));
+    let template = site.theme.read_static("js/sw.js", f)?;
+    let version = format!("{:016x}", index.wrapping_add(files));
     let keep = Kept {
         search: offline_index(dir),
         aids: offline_aids(site, dir),
         pages: offline_pages(dir),
         files: offline_files(dir),
     };
-    write_file(dir, "sw.js", &service_worker(&template, &version, &keep)).map_err(io)?;
-    Ok(true)
+    Ok(Some(service_worker(&template, &version, &keep)))
 }
 
 /// `path` below `dir`, with `/` between its parts.

@@ -27,6 +27,9 @@ pub struct Live {
     pub output: PathBuf,
     pub site: Site,
     tera: Tera,
+    /// The fingerprint of the theme's files and images the full build wrote (an edit of a
+    /// chapter changes none): with the index's, the service worker's version.
+    theme_files: u64,
 }
 
 /// What a rebuild did.
@@ -75,7 +78,8 @@ impl Live {
                 format!("cannot write the site: {e}"),
             )]
         })?;
-        let files = crate::build::write_output(&site, tera.clone(), &staging.dir, &mut diags);
+        let (files, theme_files) =
+            crate::build::write_output(&site, tera.clone(), &staging.dir, &mut diags);
         if diags.has_errors() {
             return Err(errors_of(diags));
         }
@@ -109,6 +113,7 @@ impl Live {
                 output,
                 site,
                 tera,
+                theme_files,
             },
             Rebuilt {
                 pages: files,
@@ -359,10 +364,18 @@ impl Live {
             n += 1;
         }
         let staging = crate::output::Staging::new(&self.output).map_err(io)?;
-        let (files, _) =
+        let (files, index) =
             crate::search::web::write_site(&self.site, &staging.dir).map_err(|d| vec![d])?;
         staging.replace_folder("search").map_err(io)?;
-        Ok(n + files)
+        // the worker's version follows the index, as a build's does: `serve --output` left
+        // the version of its first build in a folder that may be published
+        let worker =
+            crate::offline::worker_of(&self.site, &self.output, index.value(), self.theme_files)
+                .map_err(io)?;
+        if let Some(bytes) = &worker {
+            write_atomic(&self.output, "sw.js", bytes).map_err(io)?;
+        }
+        Ok(n + files + usize::from(worker.is_some()))
     }
 }
 
