@@ -162,7 +162,7 @@ pub fn service_worker(template: &[u8], version: &str, keep: &Kept) -> Vec<u8> {
 }
 
 /// The files below `dir/sub` for which `take` holds (paths from `dir`, sorted), when they come
-/// to at most `budget` bytes; empty otherwise. The walk stops at the budget: at thousands of
+/// to at most `budget` bytes; `None` otherwise (or when the walk fails). The walk stops at the budget: at thousands of
 /// chapters it reads a few hundred entries, not the whole output.
 fn files_within(
     dir: &Path,
