@@ -288,8 +288,9 @@ impl Output {
         Err(OutputError(format!(
             "refusing to replace {}: it holds what {what}, which replacing \
              it would delete: {named}. Move them out of the folder (files to publish with the \
-             site belong in the site's static/ folder; a CNAME file comes from `cname` in \
-             site.yaml), or choose another --output",
+             site belong in the site's static/ folder, which is published as static/; a CNAME \
+             file comes from `cname` in site.yaml; nothing else can be published at the \
+             site's root), or choose another --output",
             self.shown.display()
         )))
     }
