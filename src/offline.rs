@@ -161,31 +161,34 @@ pub fn service_worker(template: &[u8], version: &str, keep: &Kept) -> Vec<u8> {
     out
 }
 
-/// The files below `dir/sub` for which `take` holds (paths from `dir`, sorted), when they come
-/// to at most `budget` bytes; `None` otherwise (or when the walk fails). The walk stops at the budget: at thousands of
-/// chapters it reads a few hundred entries, not the whole output.
-fn files_within(
+/// The files below the folders `subs` of `dir` for which `take` holds (paths from `dir`,
+/// sorted within each folder), when together they come to at most `budget` bytes; `None`
+/// otherwise (or when a walk fails). The walk stops at the budget: at thousands of chapters it
+/// reads a few hundred entries, not the whole output.
+fn files_within<S: AsRef<str>>(
     dir: &Path,
-    sub: &str,
+    subs: &[S],
     budget: u64,
     take: impl Fn(&walkdir::DirEntry) -> bool,
 ) -> Option<Vec<String>> {
     let mut files = Vec::new();
     let mut bytes = 0;
-    let root = dir.join(sub);
-    if !root.is_dir() {
-        return Some(files);
-    }
-    for e in walkdir::WalkDir::new(root).sort_by_file_name() {
-        let e = e.ok()?;
-        if !e.file_type().is_file() || !take(&e) {
+    for sub in subs {
+        let root = dir.join(sub.as_ref());
+        if !root.is_dir() {
             continue;
         }
-        bytes += e.metadata().map(|m| m.len()).unwrap_or(u64::MAX / 2);
-        if bytes > budget {
-            return None;
+        for e in walkdir::WalkDir::new(root).sort_by_file_name() {
+            let e = e.ok()?;
+            if !e.file_type().is_file() || !take(&e) {
+                continue;
+            }
+            bytes += e.metadata().map(|m| m.len()).unwrap_or(u64::MAX / 2);
+            if bytes > budget {
+                return None;
+            }
+            files.push(rel_path(dir, e.path()));
         }
-        files.push(rel_path(dir, e.path()));
     }
     Some(files)
 }
@@ -211,41 +214,22 @@ fn offline_pages(dir: &Path) -> Vec<String> {
         .filter(|n| !matches!(n.as_str(), "search" | "static" | "media") && !n.starts_with('.'))
         .collect();
     folders.sort();
-    let mut pages = Vec::new();
-    let mut left = OFFLINE_PAGES_BYTES;
-    for f in folders {
-        let Some(found) = files_within(dir, &f, left, page) else {
-            return Vec::new();
-        };
-        for p in found {
-            left = left.saturating_sub(std::fs::metadata(dir.join(&p)).map_or(0, |m| m.len()));
-            pages.push(p.trim_end_matches("index.html").to_string());
-        }
-    }
-    pages
+    let pages = files_within(dir, &folders, OFFLINE_PAGES_BYTES, page).unwrap_or_default();
+    (pages.into_iter())
+        .map(|p| p.trim_end_matches("index.html").to_string())
+        .collect()
 }
 
 /// Every file of the theme and every image (`static/`, `media/`), when they come to at most
 /// [`OFFLINE_FILES_BYTES`]; empty otherwise.
 fn offline_files(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut left = OFFLINE_FILES_BYTES;
-    for sub in ["static", "media"] {
-        let Some(found) = files_within(dir, sub, left, |_| true) else {
-            return Vec::new();
-        };
-        for p in found {
-            left = left.saturating_sub(std::fs::metadata(dir.join(&p)).map_or(0, |m| m.len()));
-            files.push(p);
-        }
-    }
-    files
+    files_within(dir, &["static", "media"], OFFLINE_FILES_BYTES, |_| true).unwrap_or_default()
 }
 
 /// Every file of the index in `dir/search/` (paths from the site root, sorted), when they come
 /// to at most [`OFFLINE_INDEX_BYTES`]; empty otherwise.
 fn offline_index(dir: &Path) -> Vec<String> {
-    files_within(dir, "search", OFFLINE_INDEX_BYTES, |_| true).unwrap_or_default()
+    files_within(dir, &["search"], OFFLINE_INDEX_BYTES, |_| true).unwrap_or_default()
 }
 
 /// Every tooltip, preview and short-address file of the site (paths from the site root), when
