@@ -333,6 +333,30 @@ fn a_build_error_shows_as_an_overlay_and_the_last_good_site_stays() {
     );
 }
 
+/// A section number written twice in one chapter is the error `build` reports, not a page with
+/// two sections of one id (the served model compared the chapter's numbers as a set).
+#[test]
+fn a_section_number_repeated_within_a_chapter_is_an_error() {
+    let dir = fixture();
+    let s = Serve::start(dir.path());
+    let v = s.version();
+    edit(
+        dir.path(),
+        "content/uk/rules.md",
+        "## 1.6.0 Частина 6\n",
+        "## 1.6.0 Частина 6\n\nТекст.\n\n## 1.2.0 Дубль\n",
+    );
+    let st = s.wait_for(v, |st| !no_errors(st));
+    let errors = st["errors"].as_array().unwrap();
+    assert_eq!(errors[0]["kind"], "duplicate-section", "{st}");
+    assert_eq!(errors[0]["file"], "content/uk/rules.md", "{st}");
+    // the last good page is still served, with one section 1.2.0
+    let r = get(&s.addr, "/uk/rules/");
+    let doc = Html::parse_document(&r.text());
+    let sel = Selector::parse("[id='1.2.0']").unwrap();
+    assert_eq!(doc.select(&sel).count(), 1);
+}
+
 #[test]
 fn an_open_page_reloads_and_keeps_its_scroll_position() {
     let dir = fixture();

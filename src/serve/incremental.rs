@@ -192,14 +192,18 @@ impl Live {
             );
             let old_defs = crate::site::section_defs(&lang, old);
             let new_defs = crate::site::section_defs(&lang, &page);
-            let numbers = |d: &[crate::sections::SectionDef]| -> BTreeSet<String> {
-                d.iter().map(|x| x.number.clone()).collect()
+            // sorted, not a set: a number written twice in this chapter must not compare equal
+            let numbers = |d: &[crate::sections::SectionDef]| -> Vec<String> {
+                let mut n: Vec<String> = d.iter().map(|x| x.number.clone()).collect();
+                n.sort_unstable();
+                n
             };
             // A section number added or removed changes more than this chapter: the links to it
             // in other chapters and in glossary definitions (a link or plain text), the page of
-            // section addresses, and a duplicate of a number defined elsewhere is an error the
-            // full build reports. (Other chapters re-rendered here kept the glossary and the
-            // address page out of date.)
+            // section addresses, and a duplicate of a number, defined elsewhere or a second
+            // time here, is an error the full build reports. (Other chapters re-rendered here
+            // kept the glossary and the address page out of date; a number repeated within the
+            // chapter was served without a word.)
             if numbers(&old_defs) != numbers(&new_defs) {
                 return Ok(None);
             }
