@@ -988,6 +988,11 @@ impl<'s> State<'s> {
             Some(m) if self.linked.len() < MAX_TERMS_PER_SECTION => m.find_cached(t),
             _ => Vec::new(),
         };
+        // a symbol's name is no word of the text (`:exhaust:` in a table of symbols)
+        if !hits.is_empty() && t.contains(':') {
+            let spans = self.symbols.spans(t);
+            hits.retain(|h| !spans.iter().any(|s| h.start < s.end && s.start < h.end));
+        }
         hits.retain(|h| self.linked.len() < MAX_TERMS_PER_SECTION && self.linked.insert(h.term));
         let mut hits = hits.into_iter().peekable();
         // lines are counted incrementally: a 10 MB line with a million references must not

@@ -84,6 +84,17 @@ impl Symbols {
         escape_text_into(&text[last..], out);
     }
 
+    /// The byte ranges of the symbols in `text`, in order.
+    pub fn spans(&self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let mut last = 0;
+        while let Some((start, end, _)) = self.next_symbol(text, last) {
+            out.push(start..end);
+            last = end;
+        }
+        out
+    }
+
     /// Plain text with symbols spelled out (for search, previews and titles).
     pub fn to_plain(&self, text: &str) -> String {
         self.plain(text).into_owned()
@@ -212,6 +223,13 @@ mod tests {
         let mut out = String::new();
         syms().render_into("at 10:30:45 :nope: a:main: <:main:x>", "", &mut out);
         assert!(!out.contains("<img"), "{out}");
+    }
+
+    #[test]
+    fn spans_are_the_symbols_byte_ranges() {
+        let t = "Pay :main: then <:side:4080> and :nope:";
+        let spans: Vec<&str> = syms().spans(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(spans, [":main:", "<:side:4080>"]);
     }
 
     #[test]

@@ -300,6 +300,32 @@ fn markdown_features_symbols_images_and_footnotes() {
 
 /// A heading written on two lines (a setext heading over `===`) is two words in its anchor
 /// and its text, not one run together (`#attackwith-fire`).
+/// A symbol whose name is a glossary term (`:exhaust:`, *Exhaust*) is an icon, not the
+/// term's link between two colons; the term is linked where it is a word.
+#[test]
+fn a_symbol_named_like_a_term_stays_a_symbol() {
+    let dir = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: A\n---\n\n| Symbol | Name |\n|---|---|\n| :exhaust: | Exhaust |\n",
+        ),
+        (
+            "content/en/glossary.json",
+            r#"{"exhaust": {"term": "Exhaust", "definition": "Turn it."}}"#,
+        ),
+    ]);
+    build_ok(dir.path());
+    let doc = page(&dir.path().join("public/en/a/index.html"));
+    assert_eq!(attrs(&doc, "td img.sym", "alt"), ["Exhaust"]);
+    assert_eq!(texts(&doc, "td a.gl"), ["Exhaust"]);
+    assert!(
+        !texts(&doc, "td")[0].contains(':'),
+        "{:?}",
+        texts(&doc, "td")
+    );
+}
+
 #[test]
 fn a_heading_on_two_lines_keeps_its_words_apart() {
     let dir = fixture();
