@@ -10,7 +10,9 @@
 //! and looked up as written in a per-thread cache; a word not seen before is lower-cased, and
 //! stemmed only when its first three letters could begin a term's stem (a 64 KiB-bit filter).
 //! A stem is (nearly always) a prefix of its word, which is what makes the filter sound; the
-//! rare suffix rewrite (Porter2's `y` → `i`) is covered by also entering the `y` form.
+//! exceptions are covered: Porter2's suffix rewrite (`y` → `i`) by also entering the `y` form,
+//! the Ukrainian stemmer's irregular words (`бою` of `бій`) by entering them, and a word with
+//! an apostrophe, which the Ukrainian stemmer drops, by stemming it whatever its first letters.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -205,10 +207,7 @@ impl TermMatcher {
                 let ids: Vec<u32> = toks.iter().map(|t| m.intern(t)).collect();
                 let written = folded(&p);
                 let list = m.phrases.entry(ids[0]).or_default();
-                if !list
-                    .iter()
-                    .any(|(p, t, w, _)| *p == ids && (*t == id || *w == written))
-                {
+                if !list.iter().any(|(p, _, w, _)| *p == ids && *w == written) {
                     list.push((ids, id, written, false));
                 }
             }
@@ -217,9 +216,12 @@ impl TermMatcher {
         for list in m.phrases.values_mut() {
             // longest first; among equals, the earlier entry of the file
             list.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
-            list.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+            // one entry's spellings of the same stems stay (`current / currently`): the
+            // English words as written choose among them (`english_forms_agree`)
+            list.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1 && a.2 == b.2);
             for k in 0..list.len() {
-                let twins = (0..list.len()).any(|j| j != k && list[j].0 == list[k].0);
+                let twins =
+                    (0..list.len()).any(|j| list[j].1 != list[k].1 && list[j].0 == list[k].0);
                 list[k].3 = twins;
             }
         }
@@ -234,6 +236,10 @@ impl TermMatcher {
         self.ids.insert(stem.to_string(), i);
         let chars: Vec<char> = stem.chars().collect();
         self.mark(&chars);
+        // `бою` is a word of the stem `бій`: its own first letters pass the filter
+        for form in crate::search::stem_uk::irregular_forms(stem) {
+            self.mark(&form.chars().collect::<Vec<_>>());
+        }
         // Porter2 turns a final `y` into `i` (`ready` → `readi`): the word has the `y`
         if chars.len() <= 3 && chars.last() == Some(&'i') {
             let mut y = chars.clone();
@@ -374,7 +380,7 @@ impl TermMatcher {
                         continue;
                     }
                     let ok = (1..n).all(|k| words[i + k].3 && words[i + k].2 == Some(ids[k]));
-                    if !ok {
+                    if !ok || !english_forms_agree(text, &words[i..i + n], phrase) {
                         continue;
                     }
                     // the first entry of the file, unless another of the same stems is
@@ -442,13 +448,89 @@ impl TermMatcher {
             head[n] = c;
             n += 1;
         }
-        let id = if self.maybe(&head[..n]) {
+        // A Ukrainian stem has no apostrophe (`п'ятірка` is `пятірк`), so the first letters of
+        // such a word as written say nothing of its stem: it is always stemmed (few words have
+        // one, and each is worked out once).
+        let id = if word.contains('\'') || self.maybe(&head[..n]) {
             self.ids.get(&stem_word(word)).copied()
         } else {
             None
         };
         cache.seen.insert(written.to_string(), id);
         id
+    }
+}
+
+/// Whether the English words of a match are forms of the phrase's words, not other words of
+/// the same stem: Porter2 gives `activate` and `active` one stem (`activ`), so `activate dice`
+/// was *Active Dice*, and `exhaust dice` *Exhausted Dice*. A word matches its phrase word
+/// written alike but for the plural (`token`, `tokens`, `abilities`) and, past the phrase
+/// word's whole letters (less a final `e`, or with `y` as `i`), the endings `-ed`, `-ing`,
+/// `-er`: `exhausted` and `exhausting` are *Exhaust*, `activate` is no *Active*. Other
+/// scripts, and words that are not plain Latin letters, keep the stem's match.
+fn english_forms_agree(
+    text: &str,
+    words: &[(usize, usize, Option<u32>, bool)],
+    phrase: &str,
+) -> bool {
+    let wanted: Vec<&str> = phrase.split(' ').collect();
+    if wanted.len() != words.len() {
+        return true; // the phrase is cut into words otherwise (`ceremonial-power`): no opinion
+    }
+    let mut written = String::new();
+    wanted.iter().zip(words).all(|(base, &(s, e, _, _))| {
+        written.clear();
+        for c in text[s..e].chars() {
+            fold_into(c, &mut written);
+        }
+        let latin = |w: &str| w.bytes().all(|b| b.is_ascii_lowercase() || b == b'\'');
+        !(latin(&written) && latin(base)) || english_form_of(&written, base)
+    })
+}
+
+/// Whether `word` is `base` or an inflection of it (both lower case Latin; see
+/// [`english_forms_agree`]).
+fn english_form_of(word: &str, base: &str) -> bool {
+    let (w, b) = (singular(word), singular(base));
+    if w == b {
+        return true;
+    }
+    let mut roots = vec![b.to_string()];
+    if let Some(r) = b.strip_suffix('e') {
+        roots.push(r.to_string());
+    }
+    if let Some(r) = b.strip_suffix('y') {
+        roots.push(format!("{r}i"));
+    }
+    if let Some(last) = b.chars().last().filter(|c| !"aeiouwxy".contains(*c)) {
+        roots.push(format!("{b}{last}")); // stop → stopped
+    }
+    roots.iter().any(|r| {
+        w.strip_prefix(r.as_str())
+            .is_some_and(|rest| matches!(rest, "ed" | "d" | "ing" | "er" | "ers"))
+    })
+}
+
+/// An English word without its plural or possessive ending (`abilities` → `ability`,
+/// `tokens` → `token`, `player's` → `player`); other words as they are.
+fn singular(w: &str) -> std::borrow::Cow<'_, str> {
+    let w = w
+        .strip_suffix("'s")
+        .or_else(|| w.strip_suffix("s'"))
+        .unwrap_or(w);
+    if let Some(r) = w.strip_suffix("ies").filter(|r| r.len() > 1) {
+        return format!("{r}y").into();
+    }
+    for end in ["sses", "xes", "zes", "ches", "shes"] {
+        if w.ends_with(end) {
+            return w[..w.len() - 2].into();
+        }
+    }
+    match w.strip_suffix('s') {
+        Some(r) if !r.ends_with('s') && !r.ends_with('u') && !r.ends_with('i') && r.len() > 2 => {
+            r.into()
+        }
+        _ => w.into(),
     }
 }
 
@@ -574,6 +656,83 @@ mod tests {
 
     /// Letters with marks the analyzer drops (Polish, French) and a Cyrillic word typed with a
     /// Latin look-alike: the text's words meet the glossary's as search meets them.
+    #[test]
+    fn english_words_of_one_stem_are_not_one_term() {
+        let m = TermMatcher::new(&glossary(
+            r#"{"active dice": "a", "activate": "b", "exhausted dice": "c", "exhaust": "d",
+                "exhaustion token": "e", "reaction ability": "f"}"#,
+        ));
+        let hits = |t: &str| -> Vec<(String, String)> { found(&m, t) };
+        // other words of the same stem
+        assert_eq!(hits("spent to activate dice abilities")[0].1, "activate");
+        assert_eq!(hits("considered active"), []);
+        assert_eq!(
+            hits("you must exhaust dice"),
+            [("exhaust".into(), "exhaust".into())]
+        );
+        // forms of the same word
+        assert_eq!(hits("two Active Dice")[0].1, "active-dice");
+        assert_eq!(hits("activated")[0].1, "activate");
+        assert_eq!(hits("exhausting it")[0].1, "exhaust");
+        assert_eq!(hits("three exhaustion tokens")[0].1, "exhaustion-token");
+        assert_eq!(hits("Reaction Abilities")[0].1, "reaction-ability");
+        assert_eq!(
+            hits("the player's reaction ability's cost")[0].1,
+            "reaction-ability"
+        );
+        // an entry's other spelling of the same stem
+        let m = TermMatcher::new(&glossary(r#"{"current / currently": "a"}"#));
+        assert_eq!(
+            found(&m, "Currently, the current one."),
+            [
+                ("Currently".into(), "current-currently".into()),
+                ("current".into(), "current-currently".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn english_inflections() {
+        for (w, b) in [
+            ("tokens", "token"),
+            ("token", "tokens"),
+            ("abilities", "ability"),
+            ("readied", "ready"),
+            ("exhausted", "exhaust"),
+            ("placing", "place"),
+            ("stopped", "stop"),
+            ("attackers", "attack"),
+            ("discards", "discard"),
+            ("passes", "pass"),
+            ("dice", "dice"),
+        ] {
+            assert!(english_form_of(w, b), "{w} of {b}");
+        }
+        for (w, b) in [
+            ("activate", "active"),
+            ("active", "activate"),
+            ("exhaust", "exhausted"),
+            ("exhaustion", "exhaust"),
+            ("battling", "battlefield"),
+        ] {
+            assert!(!english_form_of(w, b), "{w} of {b}");
+        }
+    }
+
+    #[test]
+    fn ukrainian_terms_of_the_default_glossary() {
+        let m = TermMatcher::new(&glossary(
+            r#"{"battlefield": {"term": "Поле бою", "definition": "x"},
+                "bv": {"term": "Ліміт поля бою", "definition": "w"},
+                "first five": {"term": "Перша п'ятірка", "definition": "z"}}"#,
+        ));
+        let words = |t: &str| -> Vec<String> { found(&m, t).into_iter().map(|h| h.0).collect() };
+        assert_eq!(words("Поле бою."), ["Поле бою"]);
+        assert_eq!(words("на полі бою"), ["полі бою"]);
+        assert_eq!(words("Ліміт поля бою."), ["Ліміт поля бою"]);
+        assert_eq!(words("Перша п'ятірка."), ["Перша п'ятірка"]);
+    }
+
     #[test]
     fn words_with_accents_and_look_alikes_meet_their_terms() {
         let m = TermMatcher::new(&glossary(

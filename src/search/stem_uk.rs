@@ -272,6 +272,15 @@ fn replace_end(w: &mut Vec<char>, from: &str, to: &str, min: usize) {
 
 /// Stems one folded Ukrainian word (see the module documentation).
 ///
+/// The listed irregular forms whose stem is `stem` (`бою`, `бої`, … of `бій`): the only words
+/// whose stem is not a prefix of them, which the glossary linker's filter must know of.
+pub fn irregular_forms(stem: &str) -> impl Iterator<Item = &'static str> + '_ {
+    IRREGULAR
+        .iter()
+        .filter(move |(_, s)| *s == stem)
+        .map(|(w, _)| *w)
+}
+
 /// Never panics and always returns something: a word too short for any rule
 /// comes back unchanged (with `ґ` folded to `г`).
 pub fn stem(word: &str) -> String {
