@@ -269,6 +269,43 @@ fn the_reader_keeps_their_place_through_the_glossary_switch_and_the_side_by_side
     assert_eq!(b.js("return location.search"), Value::from("?pair=en"));
 }
 
+/// From the keyboard: Tab leaves the search for the next control and closes the panel (it
+/// walked through the loaded results and stayed open over what the focus reached); the result
+/// the arrows chose is outlined (a background of 1.1:1 was all); Escape closes the panel and
+/// keeps both the query and the focus (it cleared the one and dropped the other).
+#[test]
+fn the_search_panel_from_the_keyboard() {
+    let server = served_default_site();
+    let b = Browser::start(1200, 800);
+    b.goto(&format!("{}en/attacking/", server.url));
+    wait_loaded(&b);
+    let open = "return !document.getElementById('search-results').hidden";
+    search(&b, "exhaust");
+    b.keys("\u{E015}"); // arrow down
+    let outline = b.js("var li = document.querySelector('.search-list > li.active'); var s = getComputedStyle(li); return [s.outlineStyle, parseFloat(s.outlineWidth)];");
+    assert_eq!(outline[0], "solid", "{outline}");
+    assert!(outline[1].as_f64().unwrap() >= 2.0, "{outline}");
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('a.search-hit')).filter(a => a.tabIndex >= 0).length"),
+        Value::from(0)
+    );
+    b.keys("\u{E00C}"); // Escape
+    assert_eq!(b.js(open), Value::from(false));
+    assert_eq!(
+        b.js("var i = document.getElementById('search-input'); return [i.value, document.activeElement === i];"),
+        serde_json::json!(["exhaust", true])
+    );
+    search(&b, "exhaust");
+    b.keys("\u{E004}"); // Tab
+    b.wait_until(
+        "return document.getElementById('search-results').hidden && document.activeElement.id !== 'search-input'",
+        5,
+        "Tab closes the panel",
+    );
+    let next = b.js("var a = document.activeElement; return [a.closest('header') !== null, a.closest('#search-results') === null];");
+    assert_eq!(next, serde_json::json!([true, true]));
+}
+
 /// A result on the page being read is a jump: the panel closed neither on it nor on Escape
 /// afterwards (the focus had left the box). And Enter on a result still loading went nowhere.
 #[test]

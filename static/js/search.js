@@ -1027,6 +1027,10 @@
     if (textLang !== S.lang) a.lang = textLang;
     if (h.shownIn.indexOf(S.lang) >= 0 && slash > 0) url = S.lang + url.slice(slash);
     a.href = href(url);
+    /* out of the Tab order: the arrows choose a result (`aria-activedescendant`), and Tab
+       leaves the box, which closes the panel; tabbing through it, only the results loaded so
+       far were reached, and the open panel covered what the focus went to next */
+    a.tabIndex = -1;
     a.className = "search-hit" + (h.glossary ? " search-glossary" : "");
     t.className = "search-title";
     if (h.section) {
@@ -1234,9 +1238,11 @@
       if (a) follow(a);
       /* a placeholder still loading: go once it is filled (see `item`) */
       else if (li && li.hit) li.go = true;
-    } else if (e.key === "Escape") {
-      /* the first Escape closes the results, the next leaves the box */
-      if (box.hidden) input.blur(); else close();
+    } else if (e.key === "Escape" && !box.hidden) {
+      /* the first Escape closes the results and keeps the query (a search box clears its
+         text on Escape: that is the next one); the focus stays in the box */
+      e.preventDefault();
+      close();
     }
   }
 
@@ -1267,6 +1273,13 @@
       box.addEventListener("click", function (e) {
         var a = e.target.closest && e.target.closest("a.search-hit");
         if (a && a.pathname === location.pathname && a.search === location.search) setTimeout(close, 0);
+      });
+      /* the focus moved on from the search (Tab, a click on a link): the panel closes, or it
+         stayed open over what the focus went to. A click on no control moves the focus to
+         no element: the click handler above decides then. */
+      input.parentNode.addEventListener("focusout", function (e) {
+        var to = e.relatedTarget;
+        if (to && !box.hidden && !input.parentNode.contains(to)) close();
       });
       /* Escape closes the results wherever the focus went (a click in the page, a jump) */
       doc.addEventListener("keydown", function (e) {
