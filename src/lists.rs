@@ -23,6 +23,9 @@ pub(crate) struct IndexChapter {
     pub(crate) number: Option<String>,
     pub(crate) url: String,
     pub(crate) translated: bool,
+    /// The language its title and sections are written in, when not the page's (a chapter
+    /// not translated yet): said so for a screen reader's voice.
+    pub(crate) lang: Option<String>,
     pub(crate) sections: Vec<TocEntry>,
 }
 
@@ -94,9 +97,18 @@ pub(crate) fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> S
         if !c.translated {
             out.push_str(" class=\"untranslated\"");
         }
+        let lang_attr = |out: &mut String| {
+            if let Some(l) = &c.lang {
+                out.push_str(" lang=\"");
+                esc(l, out);
+                out.push('"');
+            }
+        };
         out.push_str("><a href=\"");
         esc(&c.url, &mut out);
-        out.push_str("\">");
+        out.push('"');
+        lang_attr(&mut out);
+        out.push('>');
         numbered(c.number.as_deref(), &c.title, &mut out);
         out.push_str("</a>");
         if !c.translated {
@@ -105,7 +117,9 @@ pub(crate) fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> S
             out.push_str("</span>");
         }
         if !c.sections.is_empty() {
-            out.push_str("\n    <ol class=\"section-list\">");
+            out.push_str("\n    <ol class=\"section-list\"");
+            lang_attr(&mut out);
+            out.push('>');
             for s in &c.sections {
                 out.push_str("<li><a href=\"");
                 esc(&c.url, &mut out);

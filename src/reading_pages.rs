@@ -85,7 +85,14 @@ pub fn referenced_by(site: &Site, text_lang: &str, page: Page<'_>, number: &str,
     if list.is_empty() {
         return;
     }
-    out.push_str("<p class=\"refby\"><span class=\"refby-label\">");
+    out.push_str("<p class=\"refby\"><span class=\"refby-label\"");
+    if page.lang != text_lang {
+        // the page's words, in a chapter shown in the other language
+        out.push_str(" lang=\"");
+        escape_into(page.lang, out);
+        out.push('"');
+    }
+    out.push('>');
     escape_into(site.theme.str(page.lang, "referenced_by"), out);
     out.push_str(":</span> ");
     // Written straight into `out`: a chapter page and the print view write one of these

@@ -301,6 +301,8 @@ struct Alternate {
 struct NavLink {
     title: String,
     url: String,
+    /// The title's language, when not the page's (a chapter not translated yet).
+    lang: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -469,6 +471,16 @@ impl<'a> Renderer<'a> {
         ctx.insert("terms_files", &crate::reading_pages::terms_file_count(site));
         let other_lang = site.config.others(lang).next();
         ctx.insert("pair_lang", &other_lang);
+        // Side by side needs the chapter in both languages: not offered where either side is
+        // a chapter not translated yet (both columns were one text; from the translated side,
+        // the toggle was offered and led to a note). An address with `?pair=` still gets it.
+        let pair_untranslated = other_lang.is_some_and(|other| {
+            c.lang != lang
+                || site
+                    .page_for(other, id, &self.index)
+                    .is_none_or(|(_, fallback)| fallback)
+        });
+        ctx.insert("pair_untranslated", &pair_untranslated);
         ctx.insert(
             "pair_lang_name",
             &other_lang.map(|l| self.lang_name(l)).unwrap_or_default(),
@@ -511,6 +523,7 @@ impl<'a> Renderer<'a> {
             Some(NavLink {
                 title: site.symbols[&p.chapter.lang].to_plain(&p.chapter.title),
                 url: format!("{PAGE_ROOT}{}", chapter_path(lang, id)),
+                lang: (p.chapter.lang != lang).then(|| p.chapter.lang.clone()),
             })
         };
         ctx.insert("prev", &pos.checked_sub(1).and_then(nav));
@@ -540,6 +553,7 @@ impl<'a> Renderer<'a> {
                     number: p.title_number.clone(),
                     url: format!("{root}{}", chapter_path(lang, id)),
                     translated: !fallback,
+                    lang: (p.chapter.lang != lang).then(|| p.chapter.lang.clone()),
                     sections: p
                         .prepared
                         .headings

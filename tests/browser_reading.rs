@@ -356,7 +356,19 @@ fn side_by_side_view_aligns_the_languages() {
         b.js("return document.querySelector('article').lang + ' ' + document.querySelector('.pair-toggle').hidden"),
         "en true"
     );
-    // and from the other side, the English page of that chapter says so, in one column
+    // nor from the other side, the English page of that chapter
+    open(&b, "en/attacking/");
+    b.wait_until(
+        "return document.readyState === 'complete' && document.querySelector('button.copy-link')",
+        10,
+        "the page's scripts",
+    );
+    assert_eq!(
+        b.js("return document.querySelector('.pair-toggle').hidden"),
+        true
+    );
+    // an address that asks for it anyway says why there is one column, and names the
+    // language as the header does (it said `uk`)
     open(&b, "en/attacking/?pair=uk");
     let note = b.wait_until(
         "var n = document.querySelector('.pair-note'); return n && n.textContent",
@@ -366,6 +378,10 @@ fn side_by_side_view_aligns_the_languages() {
     assert!(
         note.as_str().unwrap().contains("not translated yet"),
         "{note}"
+    );
+    assert_eq!(
+        b.js("var a = document.querySelector('.pair-note a'); return [a.textContent, a.lang];"),
+        serde_json::json!(["Українська", "uk"])
     );
     assert_eq!(
         b.js("return document.body.classList.contains('paired')"),

@@ -326,6 +326,37 @@ fn a_symbol_named_like_a_term_stays_a_symbol() {
     );
 }
 
+/// A chapter not translated yet is shown in English on the Ukrainian pages: its title on the
+/// contents page, in the pager and the breadcrumbs, and its table of contents say `lang="en"`
+/// (a screen reader read them in a Ukrainian voice); the page's own words inside its English
+/// article (the "Referenced by" label) say `lang="uk"`.
+#[test]
+fn english_text_on_ukrainian_pages_says_so() {
+    let out = built_default_site();
+    let index = page(&out.join("uk/index.html"));
+    let langs = attrs(
+        &index,
+        ".chapter-list li.untranslated > a[href$='attacking/']",
+        "lang",
+    );
+    assert_eq!(langs, ["en"]);
+    let translated = attrs(&index, ".chapter-list li:not(.untranslated) > a", "lang");
+    assert!(translated.is_empty(), "{translated:?}");
+    let p = page(&out.join("uk/attacking/index.html"));
+    assert_eq!(attrs(&p, "nav.toc > ol", "lang"), ["en"]);
+    assert_eq!(attrs(&p, "nav.crumbs a[href^='#']", "lang"), ["en"]);
+    assert_eq!(attrs(&p, ".pager a", "lang"), ["en", "en"]);
+    assert_eq!(attrs(&p, ".pager a > span", "lang"), ["uk", "uk"]);
+    let labels = attrs(&p, "article[lang=en] .refby-label", "lang");
+    assert!(
+        !labels.is_empty() && labels.iter().all(|l| l == "uk"),
+        "{labels:?}"
+    );
+    // a translated chapter's own page names no language but the page's
+    let t = page(&out.join("uk/setup/index.html"));
+    assert!(attrs(&t, "nav.toc > ol, .refby-label", "lang").is_empty());
+}
+
 #[test]
 fn a_heading_on_two_lines_keeps_its_words_apart() {
     let dir = fixture();

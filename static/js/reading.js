@@ -129,6 +129,8 @@
         t.appendChild(d);
         /* a link, as it reads: it was a line of text that did nothing when clicked or tapped */
         var p = el("p", "rb-tip-hint"), go = el("a", null, strings.open_entry || "");
+        /* the page's words, in a card that may be in the other language */
+        p.lang = lang;
         go.href = a.href;
         p.appendChild(go);
         t.appendChild(p);
@@ -212,6 +214,8 @@
       b.setAttribute("data-anchor", hs[i].id);
       b.setAttribute("data-label", (strings.copy_link || "Copy link") + " " + (numbered ? hs[i].id : headingText(hs[i])));
       b.setAttribute("aria-label", b.getAttribute("data-label"));
+      /* its name is in the page's language, under a heading that may be in another */
+      b.lang = doc.documentElement.lang;
       b.title = strings.copy_link || "";
       /* drawn, not a character: a link emoji is an empty box where no emoji font is installed */
       b.innerHTML = '<svg aria-hidden="true" focusable="false" width="14" height="14" viewBox="0 0 16 16"><path fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" d="M6.6 9.4a3 3 0 0 0 4.2 0l2.3-2.3a3 3 0 0 0-4.2-4.2l-1 1M9.4 6.6a3 3 0 0 0-4.2 0L2.9 8.9a3 3 0 0 0 4.2 4.2l1-1"/></svg>';
@@ -346,8 +350,11 @@
     /* a chapter not translated yet shows the other language's text already: side by side,
        both columns were that text */
     if (shown && shown.getAttribute("lang") === other) return;
-    link.hidden = false;
     var want = new URLSearchParams(location.search).get("pair");
+    /* the other side is not translated yet (the build knows): not offered; an address that
+       asks for it anyway gets the note below */
+    var untranslated = link.hasAttribute("data-untranslated");
+    if (!untranslated) link.hidden = false;
     if (want !== other) return;
     link.textContent = link.getAttribute("data-one");
     link.removeAttribute("title");
@@ -360,13 +367,17 @@
          (the note said the site was opened from disk) */
       var why = said || (location.protocol === "file:" ? strings.pair_unavailable : strings.pair_offline || strings.pair_unavailable);
       var p = el("p", "banner pair-note", why || "");
-      var a = el("a", null, other);
+      /* named as the header's language switch names it, not by its code */
+      var sw = doc.querySelector('.langs [data-lang-switch="' + other + '"]');
+      var a = el("a", null, (sw && sw.textContent.trim()) || other);
+      a.lang = other;
       a.href = url;
       a.hreflang = other;
       p.appendChild(doc.createTextNode(" "));
       p.appendChild(a);
       art.parentNode.insertBefore(p, art);
     }
+    if (untranslated) return fail(strings.pair_untranslated);
     if (location.protocol === "file:" || !window.fetch) return fail();
     fetch(url).then(function (r) { if (!r.ok) throw r; return r.text(); }).then(function (html) {
       var d = new DOMParser().parseFromString(html, "text/html"), base = new URL(url, location.href);
