@@ -35,7 +35,30 @@
      the page): while the reader has not scrolled from there, they are reading that anchor. */
   var jumpedTo = null;
   function noteJump() {
-    setTimeout(function () { jumpedTo = location.hash ? window.scrollY : null; }, 0);
+    setTimeout(function () { jumpedTo = location.hash ? window.scrollY : null; keep(); }, 0);
+  }
+
+  /* The reader's place as the page last scrolled outside the header and the breadcrumbs:
+     reaching the language switch with Tab passes the breadcrumbs, and focusing them scrolls
+     the page to its top, so the place at the moment of the keyboard's click is not theirs.
+     (A scroll event comes a frame after the focus moved: the focus says who scrolled.) */
+  var kept = null, keeping = false;
+  function inChrome(el) {
+    return !!(el && el.closest && el.closest("header.top, nav.crumbs"));
+  }
+  function keep() {
+    if (!inChrome(doc.activeElement)) kept = [currentAnchor(true), currentAnchor(false)];
+  }
+  window.addEventListener("scroll", function () {
+    if (keeping) return;
+    keeping = true;
+    requestAnimationFrame(function () { keeping = false; keep(); });
+  }, { passive: true });
+  /* The place to keep for a click: with the keyboard (no pointer, `detail` 0) from the header
+     or the breadcrumbs, the place kept before the focus went there. */
+  function place(e, shared) {
+    if (e.detail === 0 && kept && inChrome(doc.activeElement)) return kept[shared ? 0 : 1];
+    return currentAnchor(shared);
   }
   window.addEventListener("load", noteJump);
   window.addEventListener("hashchange", noteJump);
@@ -97,7 +120,7 @@
     var a = e.target.closest && e.target.closest("a[data-lang-switch]");
     if (!a) return;
     try { localStorage.setItem("rulebook-lang", a.getAttribute("data-lang-switch")); } catch (err) {}
-    var href = a.getAttribute("href").split("#")[0], anchor = currentAnchor(true);
+    var href = a.getAttribute("href").split("#")[0], anchor = place(e, true);
     var pair = /[?&]pair=([a-z-]+)/i.exec(location.search);
     if (pair && href.indexOf("?") < 0) href += "?pair=" + encodeURIComponent(doc.documentElement.lang);
     a.setAttribute("href", href + fragment(anchor));
@@ -111,7 +134,7 @@
   function pairToggle(e) {
     var a = e.target.closest && e.target.closest("a.pair-toggle");
     if (!a) return;
-    a.setAttribute("href", a.getAttribute("href").split("#")[0] + fragment(currentAnchor()));
+    a.setAttribute("href", a.getAttribute("href").split("#")[0] + fragment(place(e, false)));
   }
 
   /* The side-by-side view goes on to the next page read in this language (the pager, the
