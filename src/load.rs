@@ -615,7 +615,7 @@ pub fn parse_chapter(
         weight,
         path,
         dir,
-        body: text[body_start..].to_string(),
+        body: crate::original::lift_line_markers(&text[body_start..]).into_owned(),
         body_line,
         id_line: key_line("id"),
         title_line: key_line("title").max(1),

@@ -19,6 +19,94 @@ pub fn is_marker(html: &str) -> bool {
         .is_some_and(|m| m.trim().eq_ignore_ascii_case("keep original"))
 }
 
+/// A chapter's text with every marker that begins a line followed by text on that line
+/// (`<!-- keep original --> The card's text`, `1. <!-- keep original --> Name`) moved to the end
+/// of that line. Markdown starts a raw HTML block at a line that begins with `<!--`, so the
+/// text after such a marker was shown as it was written (`**` and all), was dropped by
+/// `--safe`, and counted as neither translated nor not: at the line's end the marker is inside
+/// its paragraph or list item, as the translator meant. Lines inside fenced code are left as
+/// they are; no line is added or removed, so every line number stays.
+pub fn lift_line_markers(body: &str) -> std::borrow::Cow<'_, str> {
+    if !body.contains("<!--") {
+        return body.into();
+    }
+    let mut out = String::with_capacity(body.len() + 8);
+    let mut fence: Option<(u8, usize)> = None;
+    let mut changed = false;
+    for line in body.split_inclusive('\n') {
+        let text = line.trim_end_matches(['\n', '\r']);
+        let end = &line[text.len()..];
+        let trimmed = text.trim_start();
+        let run = |c: u8| trimmed.bytes().take_while(|&b| b == c).count();
+        let opens = [b'`', b'~']
+            .into_iter()
+            .map(|c| (c, run(c)))
+            .find(|&(_, n)| n >= 3);
+        match (fence, opens) {
+            (None, Some(f)) => fence = Some(f),
+            (Some((c, n)), Some((c2, n2)))
+                if c == c2 && n2 >= n && trimmed[n2..].trim().is_empty() =>
+            {
+                fence = None
+            }
+            _ => {}
+        }
+        if fence.is_none() && opens.is_none() {
+            if let Some((prefix, marker, rest)) = split_line_marker(text) {
+                out.push_str(prefix);
+                out.push_str(rest.trim_end());
+                out.push_str(marker);
+                out.push_str(end);
+                changed = true;
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    if changed {
+        out.into()
+    } else {
+        body.into()
+    }
+}
+
+/// `text` as (its block prefix: indent, quote marks, a list marker; the marker; the text after
+/// it) when it begins with a marker followed by text.
+fn split_line_marker(text: &str) -> Option<(&str, &str, &str)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'>') => i += 1,
+            Some(b'-' | b'*' | b'+') if matches!(b.get(i + 1), Some(b' ' | b'\t')) => i += 1,
+            Some(c) if c.is_ascii_digit() => {
+                let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if digits <= 9
+                    && matches!(b.get(i + digits), Some(b'.' | b')'))
+                    && matches!(b.get(i + digits + 1), Some(b' ' | b'\t'))
+                {
+                    i += digits + 1;
+                } else {
+                    return None;
+                }
+            }
+            _ => break,
+        }
+    }
+    let rest = &text[i..];
+    let close = rest.strip_prefix("<!--")?.find("-->")? + 4 + 3;
+    let marker = &rest[..close];
+    let after = &rest[close..];
+    (is_marker(marker) && !after.trim().is_empty()).then_some((
+        &text[..i],
+        marker,
+        after.trim_start(),
+    ))
+}
+
 /// Follows a chapter's Markdown events and tells whether the text being read is marked.
 #[derive(Debug, Default)]
 pub struct KeepOriginal {
@@ -78,6 +166,44 @@ impl KeepOriginal {
 mod tests {
     use super::*;
     use pulldown_cmark::Parser;
+
+    #[test]
+    fn a_marker_that_begins_a_line_of_text_goes_to_its_end() {
+        let m = "<!-- keep original -->";
+        let lifted = |t: &str| lift_line_markers(t).into_owned();
+        assert_eq!(
+            lifted(&format!("{m} The **text**.\r\nNext\n")),
+            format!("The **text**.{m}\r\nNext\n")
+        );
+        assert_eq!(
+            lifted(&format!("1. {m}  Deal\n   - {m} Name\n> {m} Q\n")),
+            format!("1. Deal{m}\n   - Name{m}\n> Q{m}\n")
+        );
+        // on a line of its own, inside code, or another comment: as it is
+        for same in [
+            format!("{m}\nText\n"),
+            format!("```\n{m} x\n```\n"),
+            "<!-- note --> x\n".into(),
+            format!("Text {m} more\n"),
+        ] {
+            assert_eq!(lifted(&same), same);
+        }
+        // after the fence closes, lines are looked at again
+        assert_eq!(
+            lifted(&format!("~~~~\n{m} x\n~~~~\n{m} y")),
+            format!("~~~~\n{m} x\n~~~~\ny{m}")
+        );
+        // the lifted marker marks its paragraph or item, and the text is text
+        let t = lifted(&format!("{m} The **text**.\n\n- {m} Name\n- Other\n"));
+        assert_eq!(
+            marked(&t),
+            [
+                ("The text.".to_string(), true),
+                ("Name".to_string(), true),
+                ("Other".to_string(), false)
+            ]
+        );
+    }
 
     /// The text of every paragraph, heading or list item of `md`, and whether it is marked.
     fn marked(md: &str) -> Vec<(String, bool)> {

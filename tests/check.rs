@@ -873,6 +873,45 @@ fn translated_says_when_text_is_left_in_another_language() {
 }
 
 /// Text meant to stay in the original language (card names, a quoted card) is marked with
+/// A marker at the start of a line of text (where a translator types it): Markdown made the
+/// line raw HTML, shown with its `**` and dropped by `--safe`, and coverage counted it neither
+/// way. It marks its paragraph or item as one at the line's end does.
+#[test]
+fn a_marker_that_begins_a_line_of_text_marks_it() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\nThe **Coal** rule.\n\n1. Deal **damage** now.\n\nThe last rule of the game.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\n<!-- keep original --> The **Coal** rule.\n\n1. <!-- keep original --> Deal **damage** now.\n\nThe last rule of the game.\n",
+        ),
+    ]);
+    let (_, v) = check_json(s.path(), &["--untranslated"]);
+    assert_eq!(
+        v["untranslated"],
+        serde_json::json!([{"file": "content/uk/a.md", "line": 10, "text": "The last rule of the game."}]),
+        "{v:#}"
+    );
+    for safe in [false, true] {
+        let mut args = vec!["build", "--site", s.path().to_str().unwrap()];
+        if safe {
+            args.push("--safe");
+        }
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let uk = page(&s.path().join("public/uk/a/index.html"));
+        assert_eq!(
+            texts(&uk, "article p strong, article li strong"),
+            ["Coal", "damage"]
+        );
+        assert_eq!(texts(&uk, "article p.untr"), ["The last rule of the game."]);
+        assert!(!texts(&uk, "article").join(" ").contains("keep original"));
+    }
+}
+
 /// `<!-- keep original -->`: it is no untranslated text for `check`, and the build does not
 /// mark its paragraph as not translated yet. Unmarked text still is.
 #[test]
