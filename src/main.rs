@@ -199,7 +199,8 @@ fn main() -> ExitCode {
             let result = rulebook::check::mark_translated(&site, &chapters, &mut diags);
             // the site's own warnings are `check`'s to show; these are about what was recorded
             diags.items.retain(|d| {
-                d.severity == rulebook::diag::Severity::Error || d.kind == "unfinished-translation"
+                d.severity == rulebook::diag::Severity::Error
+                    || matches!(d.kind, "unfinished-translation" | "stale-recorded")
             });
             print_diagnostics(&mut diags);
             match result {

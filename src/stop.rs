@@ -151,7 +151,7 @@ fn stop(sig: libc::c_int) -> ! {
     } else {
         writeln!(
             std::io::stderr(),
-            "{name}: removed the unfinished temporary folder; nothing else was changed"
+            "{name}: removed its temporary folder; nothing else was changed"
         )
     };
     std::process::exit(128 + sig)

@@ -107,7 +107,12 @@ fn share_own_strings(
     let mut own: BTreeMap<String, (&str, serde_json::Value)> = BTreeMap::new();
     for lang in languages {
         if let Some(m) = strings.get(lang).and_then(|v| v.as_object()) {
-            for (k, v) in m.iter().filter(|(k, _)| !known.contains(*k)) {
+            // a key one edit from a theme's key is a misspelling, warned of as one where it
+            // is written (`check_types`), not a string of the site's own to share
+            let own_key = |k: &str| {
+                !known.contains(k) && near_key(k, known.iter().map(String::as_str)).is_none()
+            };
+            for (k, v) in m.iter().filter(|(k, _)| own_key(k)) {
                 own.entry(k.clone()).or_insert((lang.as_str(), v.clone()));
             }
         }

@@ -1446,6 +1446,24 @@ fn a_sites_own_ui_string_set_in_one_language_is_shared_with_a_warning() {
     );
     let r = build_ok(dir.path());
     assert!(!r.stderr.contains("my_note"), "{}", r.stderr);
+    // a misspelled theme key is one, where it is written; no other file is said to lack it
+    write(
+        dir.path(),
+        "i18n/uk.yaml",
+        "my_note: Друковані правила\nnot_translated_titel: Ще ні\n".as_bytes(),
+    );
+    let r = build_ok(dir.path());
+    let lines: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("not_translated_titel"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{}", r.stderr);
+    assert!(
+        lines[0].contains("i18n/uk.yaml") && lines[0].contains("not_translated_title"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// Chapters without a `weight` are read in the order of their files in every language, also

@@ -307,6 +307,15 @@ fn stale_translation_flow() {
             .collect()
     };
     assert!(stale(&s).is_empty(), "no record yet, nothing to compare");
+    // but the report says the translation records no source, so changes would go unnoticed
+    let (_, v) = check_json(s.path(), &[]);
+    assert_eq!(v["unrecorded"], serde_json::json!(["content/uk/a.md"]));
+    let plain = run(&["check", "--site", s.path().to_str().unwrap()]);
+    assert!(
+        plain.stdout.contains("1 translation records no source yet"),
+        "{}",
+        plain.stdout
+    );
     let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let uk = std::fs::read_to_string(s.path().join("content/uk/a.md")).unwrap();
@@ -316,6 +325,8 @@ fn stale_translation_flow() {
         "the body is untouched: {uk}"
     );
     assert!(stale(&s).is_empty(), "just recorded: {:?}", stale(&s));
+    let (_, v) = check_json(s.path(), &[]);
+    assert_eq!(v["unrecorded"], serde_json::json!([]));
     // reformatting the source is not a change of text
     write(
         s.path(),
@@ -335,14 +346,55 @@ fn stale_translation_flow() {
         msgs[0].contains("1.2.0") && !msgs[0].contains("1.1.0"),
         "{msgs:?}"
     );
-    // the translator updates the chapter and records it
+    // recording every chapter at once (no ids) says which changes it took as followed:
+    // nothing said so after it (the stale chapter was recorded without a word)
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        said.contains("warning[stale-recorded]: content/uk/a.md:4:")
+            && said.contains("changed since: 1.2.0"),
+        "{said}"
+    );
+    assert!(stale(&s).is_empty());
+    // the translator records one chapter by its id: no such warning
+    write(
+        s.path(),
+        "content/en/a.md",
+        b"---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## 1.1.0 One\n\nFirst rule, amended.\n\n## 1.2.0 Two\n\nSecond rule, amended.\n",
+    );
     let r = run(&["translated", "--site", s.path().to_str().unwrap(), "a"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!format!("{}{}", r.stdout, r.stderr).contains("stale-recorded"));
     assert!(stale(&s).is_empty());
-    // an unknown id is refused
-    let r = run(&["translated", "--site", s.path().to_str().unwrap(), "nope"]);
+    // unknown ids are refused, each named, with the id likely meant
+    let r = run(&[
+        "translated",
+        "--site",
+        s.path().to_str().unwrap(),
+        "nope",
+        "other",
+    ]);
     assert_ne!(r.code, 0);
-    assert!(r.stderr.contains("nope"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`nope`, `other` (nothing was written")
+            && r.stderr.contains("the en chapters' ids: a)"),
+        "{}",
+        r.stderr
+    );
+    let d = default_site();
+    let r = run(&[
+        "translated",
+        "--site",
+        d.path().to_str().unwrap(),
+        "damage-and-destructio",
+    ]);
+    assert!(
+        r.stderr
+            .contains("`damage-and-destructio` (did you mean `damage-and-destruction`?)"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// A chapter that fails to load is not "up to date": `translated` stops as it does for a broken
@@ -844,7 +896,8 @@ fn untranslated_text_is_listed_with_control_characters_escaped() {
 }
 
 /// `translated` records a chapter with text still in English, and says so: the record is not
-/// a sign that the translation is done.
+/// a sign that the translation is done. The line it names is the line in the file as written
+/// (the record added above it moved it: it named the line before).
 #[test]
 fn translated_says_when_text_is_left_in_another_language() {
     let s = site(&[
@@ -861,7 +914,7 @@ fn translated_says_when_text_is_left_in_another_language() {
     let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr.contains("warning[unfinished-translation]: content/uk/a.md:8: recorded as up to date with its en source, though 1 of its 3 text units is still in another language"),
+        r.stderr.contains("warning[unfinished-translation]: content/uk/a.md:13: recorded as up to date with its en source, though 1 of its 3 text units is still in another language"),
         "{}",
         r.stderr
     );

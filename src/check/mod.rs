@@ -33,6 +33,9 @@ pub struct Report {
     /// The text units still in another language's script (the coverage's untranslated
     /// ones), in site order: where a translator has work left.
     pub untranslated: Vec<Untranslated>,
+    /// The translations that record no source yet (`translated_from`): a later change to
+    /// their source chapter goes unnoticed until `rulebook translated` records one.
+    pub unrecorded: Vec<std::path::PathBuf>,
 }
 
 /// A unit of a chapter that is not in its language yet (see [`coverage`]).
@@ -132,12 +135,14 @@ pub fn check(root: &Path, strict: bool) -> Report {
             coverage: None,
             drafts: Vec::new(),
             untranslated: Vec::new(),
+            unrecorded: Vec::new(),
         };
     }
     let site = crate::site::load(root, None, &mut diags);
     let mut sw = crate::timing::Stopwatch::start();
     let mut coverage = None;
     let mut untranslated = Vec::new();
+    let mut unrecorded = Vec::new();
     if let Some(site) = &site {
         // the build's own compile (syntax, template cycles), then the pages that use the
         // site's own templates, rendered in memory: what the build would find in them
@@ -160,6 +165,13 @@ pub fn check(root: &Path, strict: bool) -> Report {
         sw.lap("check: pairs, stale");
         let source = source_language(site);
         for lang in site.config.others(&source) {
+            unrecorded.extend(
+                site.pages[lang.as_str()]
+                    .iter()
+                    .filter(|p| !p.chapter.extra.contains_key("translated_from"))
+                    .filter(|p| site.page(&source, &p.chapter.id).is_some())
+                    .map(|p| p.chapter.path.clone()),
+            );
             let pairs: Vec<terminology::Pair<'_>> = site.pages[lang.as_str()]
                 .iter()
                 .filter_map(|p| {
@@ -221,6 +233,7 @@ pub fn check(root: &Path, strict: bool) -> Report {
         coverage,
         drafts,
         untranslated,
+        unrecorded,
     }
 }
 
@@ -592,26 +605,7 @@ fn stale_translations(
             if now.hash == then.hash {
                 continue;
             }
-            let changed = stale::changed_sections(&then, &now);
-            // a chapter without numbered sections is one stretch of text, "" (see stale.rs)
-            let unnumbered = now.sections.keys().all(String::is_empty);
-            let what = if changed.is_empty() {
-                "its title changed".to_string()
-            } else if unnumbered {
-                "its text changed (it has no numbered sections to name)".to_string()
-            } else {
-                let names: Vec<String> = changed
-                    .iter()
-                    .map(|s| {
-                        if s.is_empty() {
-                            "the opening text".to_string()
-                        } else {
-                            s.clone()
-                        }
-                    })
-                    .collect();
-                format!("changed since: {}", names.join(", "))
-            };
+            let what = what_changed(&then, &now);
             out.push(Diagnostic::warning(
                 "stale-translation",
                 &c.path,
@@ -626,6 +620,25 @@ fn stale_translations(
         }
     }
     out
+}
+
+/// What changed in a source chapter between two records: `changed since: 7.1.0, the opening
+/// text`, or its title, or its text for a chapter without numbered sections.
+fn what_changed(then: &stale::Record, now: &stale::Record) -> String {
+    let changed = stale::changed_sections(then, now);
+    // a chapter without numbered sections is one stretch of text, "" (see stale.rs)
+    let unnumbered = now.sections.keys().all(String::is_empty);
+    if changed.is_empty() {
+        "its title changed".to_string()
+    } else if unnumbered {
+        "its text changed (it has no numbered sections to name)".to_string()
+    } else {
+        let names: Vec<&str> = changed
+            .iter()
+            .map(|s| if s.is_empty() { "the opening text" } else { s })
+            .collect();
+        format!("changed since: {}", names.join(", "))
+    }
 }
 
 /// 1-based line of a top-level front-matter key in a chapter file, however the key is spelled
@@ -663,10 +676,37 @@ pub fn mark_translated(
         _ => return Err("the site has errors; fix them first (nothing was written)".into()),
     };
     let source = source_language(&site);
+    let unknown: Vec<String> = ids
+        .iter()
+        .filter(|id| site.page(&source, id).is_none())
+        .map(|id| {
+            let known = site
+                .pages
+                .get(&source)
+                .into_iter()
+                .flatten()
+                .map(|p| p.chapter.id.as_str());
+            match crate::theme::near_key(id, known) {
+                Some(near) => format!("`{id}` (did you mean `{near}`?)"),
+                None => format!("`{id}`"),
+            }
+        })
+        .collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = (site.pages.get(&source).into_iter().flatten())
+            .map(|p| p.chapter.id.as_str())
+            .collect();
+        let listed = if known.len() <= 12 {
+            format!("; the {source} chapters' ids: {}", known.join(", "))
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "no {source} chapter has the id {} (nothing was written; a chapter's id is the `id:` of its front matter{listed})",
+            unknown.join(", ")
+        ));
+    }
     for id in ids {
-        if site.page(&source, id).is_none() {
-            return Err(format!("no {source} chapter has the id `{id}`"));
-        }
         if !site
             .config
             .others(&source)
@@ -711,6 +751,29 @@ pub fn mark_translated(
                 ));
             }
             if new != text {
+                // lines the record added or removed above the body: the body's lines as the
+                // written file numbers them (the first record said line 7 for line 15)
+                let shift = new.lines().count() as isize - text.lines().count() as isize;
+                let line_after = |l: usize| (l as isize + shift).max(1) as usize;
+                // Recording every chapter at once (no ids) also records the ones whose source
+                // changed since they were last recorded: that is no longer flagged after this,
+                // so say which changes were taken as followed.
+                let before = c.extra.get("translated_from").map(stale::parse);
+                if let (true, Some(Ok(then))) = (ids.is_empty(), before) {
+                    if then.hash != rec.hash && then.lang == rec.lang {
+                        let line = front_matter_line(&file, "translated_from").unwrap_or(1);
+                        diags.push(Diagnostic::warning(
+                            "stale-recorded",
+                            &c.path,
+                            line,
+                            format!(
+                                "its {source} source had changed since it was last recorded ({}); recorded as up to date all the same, so `check` no longer says so. If the translation does not follow yet, bring it up to date (`rulebook translated {}` records one chapter)",
+                                what_changed(&then, &rec),
+                                c.id
+                            ),
+                        ));
+                    }
+                }
                 // recorded as up to date with text still in another language: say so, the
                 // record is not a sign that the chapter is done
                 let own = chapter_units(c);
@@ -719,7 +782,7 @@ pub fn mark_translated(
                     diags.push(Diagnostic::warning(
                         "unfinished-translation",
                         &c.path,
-                        first.line,
+                        line_after(first.line),
                         format!(
                             "recorded as up to date with its {source} source, though {} of its {} text units {} still in another language (`rulebook check --untranslated` lists them)",
                             left.len(),

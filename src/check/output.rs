@@ -26,6 +26,8 @@ struct JsonReport<'a> {
     /// With `--untranslated`: the text units still in another language.
     #[serde(skip_serializing_if = "Option::is_none")]
     untranslated: Option<Vec<JsonUntranslated<'a>>>,
+    /// Translations that record no source yet (`translated_from`), as `file` is written.
+    unrecorded: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -82,6 +84,7 @@ pub fn render(report: &Report, json: bool, untranslated: bool) -> (String, u8) {
             warnings,
             coverage: &report.coverage,
             drafts: report.drafts.iter().map(|p| shown(p)).collect(),
+            unrecorded: report.unrecorded.iter().map(|p| shown(p)).collect(),
             untranslated: untranslated.then(|| {
                 (report.untranslated.iter())
                     .map(|u| JsonUntranslated {
@@ -111,6 +114,23 @@ pub fn render(report: &Report, json: bool, untranslated: bool) -> (String, u8) {
                  as missing in the coverage below): {}",
                 files.len(),
                 if files.len() == 1 { "" } else { "s" },
+                files.join(", ")
+            );
+        }
+        if !report.unrecorded.is_empty() {
+            let files: Vec<String> = (report.unrecorded.iter())
+                .map(|p| plain(&shown(p)).into_owned())
+                .collect();
+            let _ =
+                writeln!(
+                out,
+                "\n{} translation{} record{} no source yet, so a change to the text {} translated \
+                 from goes unnoticed (`rulebook translated` records the source of each, once \
+                 it is up to date): {}",
+                files.len(),
+                plural(files.len()),
+                if files.len() == 1 { "s" } else { "" },
+                if files.len() == 1 { "it is" } else { "they are" },
                 files.join(", ")
             );
         }

@@ -250,7 +250,8 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "serving http://{addr}/").and_then(|()| out.flush());
     }
-    say!("watching {} for changes; Ctrl-C stops", WATCHED.join("/, "));
+    let watched: Vec<String> = WATCHED.iter().map(|w| format!("{w}/")).collect();
+    say!("watching {} for changes; Ctrl-C stops", watched.join(", "));
 
     let mut file_errors: Vec<crate::diag::Diagnostic> = Vec::new();
     // an incremental rebuild left the search index and the exports behind the pages
