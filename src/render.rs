@@ -768,6 +768,10 @@ impl<'a> Renderer<'a> {
             .collect();
         ctx.insert("title", &site.theme.string(&lang, "not_found_title"));
         ctx.insert("messages", &per_lang);
+        // served for any address that has no page: it is no page of the site's own to name
+        // as canonical, nor the language version of one
+        ctx.insert("canonical", "");
+        ctx.insert("alternates", &Vec::<Alternate>::new());
         self.render("404.html", &ctx)
     }
 }

@@ -256,6 +256,11 @@ fn pages_files_sitemap_robots_and_cname() {
     for h in attrs(&nf, "section.not-found a", "href") {
         assert!(h.starts_with("https://example.github.io/repo/"), "{h}");
     }
+    // it is no page of the site's: no canonical address, no language versions (it named the
+    // Ukrainian contents page as both)
+    assert!(attrs(&nf, "link[rel=canonical], link[rel=alternate]", "href").is_empty());
+    let contents = page(&out.join("uk/index.html"));
+    assert_eq!(attrs(&contents, "link[rel=canonical]", "href").len(), 1);
     // without cname there is no CNAME file
     let plain = default_site(|y| y.to_string());
     build_ok(plain.path());
