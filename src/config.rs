@@ -266,35 +266,12 @@ impl SiteConfig {
                     ),
                 ));
                 ok = false;
-            } else if let Some(host) = base_parts(&base_url)
-                .0
-                .filter(|h| !h.eq_ignore_ascii_case(c))
-            {
-                // Pages serves the site at the custom domain: addresses built on another
-                // host send readers and search engines away from it
+            } else if let Some(msg) = cname_mismatch(&base_url, c, "base_url") {
                 diags.push(Diagnostic::warning(
                     "bad-config",
                     CONFIG_PATH,
                     line_of("base_url"),
-                    format!(
-                        "base_url is on `{host}` but the site's custom domain (cname) is `{c}`; \
-                         links, canonical addresses and the sitemap use base_url: set it to \
-                         \"/\" (or \"https://{c}/\")"
-                    ),
-                ));
-            } else if let Some(path) = base_parts(&base_url).1.filter(|p| *p != "/") {
-                // Pages serves a site with a custom domain at the domain's root, whatever
-                // the repository's name: a project path is where nothing is
-                diags.push(Diagnostic::warning(
-                    "bad-config",
-                    CONFIG_PATH,
-                    line_of("base_url"),
-                    format!(
-                        "base_url has the path `{path}`, but a site with a custom domain \
-                         (cname) is served at the domain's root, https://{c}/; canonical \
-                         addresses and the sitemap would point below it, where nothing is: \
-                         set base_url to \"/\" (or \"https://{c}/\")"
-                    ),
+                    msg,
                 ));
             }
         }
@@ -361,6 +338,32 @@ fn valid_url_host(host: &str) -> bool {
     });
     let ipv4 = name.split('.').count() == 4 && name.split('.').all(|o| o.parse::<u8>().is_ok());
     port_ok && (name.eq_ignore_ascii_case("localhost") || ipv4 || valid_host_name(name))
+}
+
+/// What is wrong with publishing at `base_url` a site whose custom domain is `cname`, if
+/// anything. `what` names where the base URL was given (`base_url`, or `--base-url`, which the
+/// Pages workflow passes and which replaces the settings' value after they were checked).
+pub fn cname_mismatch(base_url: &str, cname: &str, what: &str) -> Option<String> {
+    let (host, path) = base_parts(base_url);
+    if let Some(host) = host.filter(|h| !h.eq_ignore_ascii_case(cname)) {
+        // Pages serves the site at the custom domain: addresses built on another host send
+        // readers and search engines away from it
+        return Some(format!(
+            "{what} is on `{host}` but the site's custom domain (cname) is `{cname}`; links, \
+             canonical addresses and the sitemap use {what}: set it to \"/\" (or \
+             \"https://{cname}/\"). Published with a GitHub Actions workflow, the domain is \
+             also entered in the repository's Settings → Pages"
+        ));
+    }
+    // Pages serves a site with a custom domain at the domain's root, whatever the
+    // repository's name: a project path is where nothing is
+    path.filter(|p| *p != "/").map(|path| {
+        format!(
+            "{what} has the path `{path}`, but a site with a custom domain (cname) is served at \
+             the domain's root, https://{cname}/; canonical addresses and the sitemap would \
+             point below it, where nothing is: set {what} to \"/\" (or \"https://{cname}/\")"
+        )
+    })
 }
 
 /// Checks a base URL and makes it end with `/`. Accepts a path (`/`, `/repo/`) or an http(s) URL.

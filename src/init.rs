@@ -62,8 +62,11 @@ const WORKFLOW: &str = "\
 # Builds the site and publishes it on GitHub Pages with the official Pages actions.
 # 1. In the repository's Settings → Pages, set \"Source\" to \"GitHub Actions\".
 # 2. In Settings → Secrets and variables → Actions → Variables, set RULEBOOK_GIT to the git
-#    address of the rulebook tool (the repository you got it from).
-# Every push to main then publishes the site at https://<owner>.github.io/<repository>/.
+#    address of the rulebook tool (the repository you got it from). Optionally set
+#    RULEBOOK_REV to one of its commits: every run then builds with that version, and the
+#    tool, compiled once (several minutes), is kept between runs.
+# Every push to main then publishes the site at https://<owner>.github.io/<repository>/
+# (or at the custom domain entered in Settings → Pages).
 name: Publish the site
 
 on:
@@ -87,8 +90,29 @@ jobs:
       - uses: actions/checkout@v4
       - id: pages
         uses: actions/configure-pages@v5
+      - name: Restore rulebook
+        id: tool
+        if: ${{ vars.RULEBOOK_REV != '' }}
+        uses: actions/cache@v4
+        with:
+          path: ~/.cargo/bin/rulebook
+          key: rulebook-${{ runner.os }}-${{ vars.RULEBOOK_REV }}
       - name: Install rulebook
-        run: cargo install --locked --git \"${{ vars.RULEBOOK_GIT }}\" rulebook
+        if: steps.tool.outputs.cache-hit != 'true'
+        env:
+          RULEBOOK_GIT: ${{ vars.RULEBOOK_GIT }}
+          RULEBOOK_REV: ${{ vars.RULEBOOK_REV }}
+        run: |
+          if [ -z \"$RULEBOOK_GIT\" ]; then
+            echo \"::error::Set the repository variable RULEBOOK_GIT (Settings → Secrets and variables → Actions → Variables) to the git address of the rulebook tool\"
+            exit 1
+          fi
+          if ! command -v cargo >/dev/null; then
+            curl --proto '=https' -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+            echo \"$HOME/.cargo/bin\" >> \"$GITHUB_PATH\"
+            export PATH=\"$HOME/.cargo/bin:$PATH\"
+          fi
+          cargo install --locked --git \"$RULEBOOK_GIT\" ${RULEBOOK_REV:+--rev \"$RULEBOOK_REV\"} rulebook
       - name: Check the content
         run: rulebook check
       - name: Build the site

@@ -213,7 +213,16 @@ fn load_inner(
     config.safe |= safe;
     if let Some(url) = base_url {
         match crate::config::normalize_base_url(url) {
-            Ok(u) => config.base_url = u,
+            Ok(u) => {
+                if let Some(msg) = config
+                    .cname
+                    .as_deref()
+                    .and_then(|c| crate::config::cname_mismatch(&u, c, "--base-url"))
+                {
+                    diags.push(Diagnostic::warning("bad-config", "--base-url", 0, msg));
+                }
+                config.base_url = u;
+            }
             Err(e) => {
                 diags.push(Diagnostic::error("bad-base-url", "--base-url", 0, e));
                 return None;

@@ -57,6 +57,31 @@ fn init_output_builds_and_checks_clean() {
     ] {
         assert!(wf.contains(a), "{a}");
     }
+    // it is YAML, and its install step stops at once, saying what to set, when the variable
+    // naming the tool is not set (it ran `cargo install --git ""`, which failed on its URL)
+    let y: serde_yaml::Value = serde_yaml::from_str(&wf).unwrap();
+    let steps = y["jobs"]["build"]["steps"].as_sequence().unwrap();
+    let install = steps
+        .iter()
+        .find(|s| s["name"] == "Install rulebook")
+        .expect("an install step");
+    assert_eq!(install["env"]["RULEBOOK_GIT"], "${{ vars.RULEBOOK_GIT }}");
+    let script = install["run"].as_str().unwrap();
+    assert!(
+        !script.contains("${{"),
+        "expressions go through env, not into the shell: {script}"
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", script])
+        .env("RULEBOOK_GIT", "")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("::error::Set the repository variable RULEBOOK_GIT"),
+        "{out:?}"
+    );
 }
 
 #[test]

@@ -182,6 +182,30 @@ fn a_custom_domain_makes_the_sitemap_absolute() {
     assert!(links
         .iter()
         .all(|h| !h.starts_with("https://rules.example.org")));
+    // the Pages workflow's --base-url on another host is checked against the domain too (the
+    // settings' base_url was, before the option replaced it)
+    let dir = s.path().to_str().unwrap();
+    let r = run(&[
+        "build",
+        "--site",
+        dir,
+        "--base-url",
+        "https://example.github.io/repo/",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("warning[bad-config]: --base-url: --base-url is on `example.github.io` but the site's custom domain (cname) is `rules.example.org`"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&[
+        "build",
+        "--site",
+        dir,
+        "--base-url",
+        "https://rules.example.org/",
+    ]);
+    assert!(!r.stderr.contains("bad-config"), "{}", r.stderr);
 }
 
 #[test]
