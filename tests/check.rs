@@ -1070,6 +1070,61 @@ This paragraph is still English, not translated.\n\n\
     );
 }
 
+/// A section translated in part: the glossary's term is looked for in the units translated,
+/// beside the source units they stand for. The section was passed over until every unit was
+/// translated, so a wrong term went unnoticed all the while a chapter was being translated.
+#[test]
+fn a_wrong_term_is_found_in_a_section_translated_in_part() {
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/glossary.json", EN_GLOSSARY),
+        ("content/uk/glossary.json", UK_GLOSSARY),
+        (
+            "content/en/a.md",
+            "---\nid: a\ntitle: Alpha\n---\n\n## 1.1.0 One\n\nDiscard a card now.\n\nThen the round goes on as before.\n",
+        ),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\n## 1.1.0 Один\n\nВідкладіть одну карту.\n\nThen the round goes on as before.\n",
+        ),
+    ]);
+    let terms = |s: &tempfile::TempDir| -> Vec<(String, u64)> {
+        let (_, v) = check_json(s.path(), &[]);
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == "inconsistent-term")
+            .map(|f| {
+                (
+                    f["message"].as_str().unwrap().to_string(),
+                    f["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let found = terms(&s);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].0.contains("\"discard\" in section 1.1.0") && found[0].0.contains("\"Скинути\""),
+        "{found:?}"
+    );
+    // the glossary's word used: nothing to say, though the section is still not all translated
+    write(
+        s.path(),
+        "content/uk/a.md",
+        "---\nid: a\ntitle: Альфа\n---\n\n## 1.1.0 Один\n\nСкиньте одну карту.\n\nThen the round goes on as before.\n".as_bytes(),
+    );
+    assert!(terms(&s).is_empty(), "{:?}", terms(&s));
+    // units that do not pair one for one: the section waits until it is all translated
+    write(
+        s.path(),
+        "content/uk/a.md",
+        "---\nid: a\ntitle: Альфа\n---\n\n## 1.1.0 Один\n\nВідкладіть\n\nодну карту.\n\nThen the round goes on as before.\n".as_bytes(),
+    );
+    assert!(terms(&s).is_empty(), "{:?}", terms(&s));
+}
+
 /// A chapter without numbered sections is compared whole: its findings say "this chapter" and
 /// "its text", not "the opening text", which names the text before a first numbered section.
 #[test]

@@ -295,27 +295,42 @@ pub fn check(
             if !forms_meet {
                 return out;
             }
-            let mut src_sections: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+            // each section's units, source and own: their words, and whether the own one is
+            // translated (an untranslated one still has the source's terms, which would count
+            // as the term used)
+            let mut src_sections: BTreeMap<&str, Vec<Vec<u32>>> = BTreeMap::new();
             for u in p.source_units {
-                src_sections.entry(&u.section).or_default().extend(stems(&u.text));
+                src_sections.entry(&u.section).or_default().push(stems(&u.text));
             }
-            let mut own_sections: BTreeMap<&str, (usize, bool, Vec<u32>)> = BTreeMap::new();
+            let mut own_sections: BTreeMap<&str, (usize, Vec<(bool, &[u32])>)> = BTreeMap::new();
             for (u, words) in p.units.iter().zip(&own_stems) {
-                let s = own_sections
-                    .entry(&u.section)
-                    .or_insert((u.line, true, Vec::new()));
-                s.1 &= u.original || written_in(&u.text, script);
-                s.2.extend_from_slice(words);
+                let s = own_sections.entry(&u.section).or_insert((u.line, Vec::new()));
+                s.1.push((u.original || written_in(&u.text, script), words));
             }
             // translation → (source term, [(section, line)])
             let mut missing: BTreeMap<String, (String, Places<'_>)> = BTreeMap::new();
-            for (key, (line, translated, words)) in &own_sections {
-                let Some(src_words) = src_sections.get(key) else { continue };
-                if !translated {
+            for (key, (line, units)) in &own_sections {
+                let Some(src_units) = src_sections.get(key) else { continue };
+                // A section translated in part is compared where it is: its translated units
+                // with the source units they stand for, when the two have as many units (one
+                // for one, in order). Otherwise which source text a unit translates is not
+                // known, and the section waits until it is all translated.
+                let pairs: Vec<usize> = if units.iter().all(|u| u.0) {
+                    (0..src_units.len()).collect()
+                } else if units.len() == src_units.len() {
+                    (0..units.len()).filter(|&i| units[i].0).collect()
+                } else {
                     continue;
-                }
-                let own = Positions::new(words);
-                for group in matcher.find(src_words) {
+                };
+                let all = pairs.len() == src_units.len();
+                let src_words: Vec<u32> = pairs.iter().flat_map(|&i| src_units[i].iter().copied()).collect();
+                let words: Vec<u32> = if all {
+                    units.iter().flat_map(|u| u.1.iter().copied()).collect()
+                } else {
+                    pairs.iter().flat_map(|&i| units[i].1.iter().copied()).collect()
+                };
+                let own = Positions::new(&words);
+                for group in matcher.find(&src_words) {
                     // any entry of the group the text uses (its translation, or the source
                     // term left as it is, reported above as untranslated) is the term used
                     let used = group.iter().any(|&i| {
