@@ -397,6 +397,47 @@ fn stale_translation_flow() {
     );
 }
 
+/// Where a reference leads is part of what a rule says: the English text pointing at another
+/// section makes the translation stale, though not a word of it changed (it went unnoticed).
+/// A link whose text shows its number, the Rules Reference's own way, is its text already.
+#[test]
+fn a_reference_that_leads_elsewhere_makes_the_translation_stale() {
+    let en = |to: &str| {
+        format!("---\nid: a\ntitle: Alpha\n---\n\n## 1.1.0 One\n\nSee [the meditation rules]({to}).\n\n## 1.2.0 Two\n\nSee [9.0.0 Meditation](#).\n")
+    };
+    let s = site(&[
+        ("content/site.yaml", SITE_YAML),
+        ("content/en/a.md", &en("#9.0.0")),
+        (
+            "content/uk/a.md",
+            "---\nid: a\ntitle: Альфа\n---\n\n## 1.1.0 Один\n\nДив. [правила медитації](#9.0.0).\n\n## 1.2.0 Два\n\nДив. [9.0.0 Медитація](#).\n",
+        ),
+        (
+            "content/en/b.md",
+            "---\nid: b\ntitle: Beta\n---\n\n## 8.0.0 Eight\n\nText.\n\n## 9.0.0 Nine\n\nText.\n",
+        ),
+    ]);
+    let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let stale = |s: &tempfile::TempDir| -> Vec<String> {
+        let (_, v) = check_json(s.path(), &[]);
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == "stale-translation")
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(stale(&s).is_empty(), "{:?}", stale(&s));
+    write(s.path(), "content/en/a.md", en("#8.0.0").as_bytes());
+    let msgs = stale(&s);
+    assert!(
+        msgs.len() == 1 && msgs[0].contains("changed since: 1.1.0."),
+        "{msgs:?}"
+    );
+}
+
 /// A chapter that fails to load is not "up to date": `translated` stops as it does for a broken
 /// site.yaml, writes nothing, and exits 1.
 #[test]

@@ -283,6 +283,7 @@ mod tests {
             section: String::new(),
             heading: false,
             original: false,
+            targets: String::new(),
         }
     }
 

@@ -259,6 +259,7 @@ pub fn chapter_units(c: &crate::load::Chapter) -> Vec<Unit> {
         section: String::new(),
         heading: true,
         original: false,
+        targets: String::new(),
     }];
     v.extend(units::units(&c.body, c.body_line));
     v

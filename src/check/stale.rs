@@ -45,13 +45,23 @@ pub struct Record {
 
 /// Fingerprints of a source chapter: its title and units, whole and per section.
 pub fn record(lang: &str, title: &str, units: &[Unit]) -> Record {
+    // A unit's text, and the sections its links lead to that the text does not show. Only
+    // units with such links take them in, so a record written before targets counted stays
+    // true of every other unit.
+    let said: Vec<std::borrow::Cow<'_, str>> = units
+        .iter()
+        .map(|u| match u.targets.is_empty() {
+            true => u.text.as_str().into(),
+            false => format!("{}\u{1}{}", u.text, u.targets).into(),
+        })
+        .collect();
     let mut sections: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    for u in units {
-        sections.entry(u.section.clone()).or_default().push(&u.text);
+    for (u, t) in units.iter().zip(&said) {
+        sections.entry(u.section.clone()).or_default().push(t);
     }
     Record {
         lang: lang.to_string(),
-        hash: fingerprint(std::iter::once(title).chain(units.iter().map(|u| u.text.as_str()))),
+        hash: fingerprint(std::iter::once(title).chain(said.iter().map(|t| t.as_ref()))),
         sections: sections
             .into_iter()
             .map(|(k, v)| (k, fingerprint(v)))
@@ -216,6 +226,7 @@ mod tests {
             section: section.into(),
             heading: false,
             original: false,
+            targets: String::new(),
         }
     }
 

@@ -408,6 +408,7 @@ mod tests {
             section: section.into(),
             heading: false,
             original: false,
+            targets: String::new(),
         }
     }
 
@@ -484,6 +485,7 @@ mod tests {
         // text kept in the original on purpose (`<!-- keep original -->`) is no finding
         let own = vec![Unit {
             original: true,
+            targets: String::new(),
             ..u("Перемістіть кубики у ваш exhausted pool.", "", 1)
         }];
         let pairs = [Pair {

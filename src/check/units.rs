@@ -22,6 +22,10 @@ pub struct Unit {
     /// Marked to stay in the original language (`<!-- keep original -->`, see
     /// [`crate::original`]): not text left to translate.
     pub original: bool,
+    /// The section numbers its links lead to that their text does not show (`[the attack
+    /// rules](#6.1.0)`), space-separated: where a reference points is part of what a rules
+    /// text says, so a changed target makes a translation stale ([`super::stale`]).
+    pub targets: String,
 }
 
 /// Splits a chapter body into units. `first_line` is the line of the body in its file.
@@ -34,7 +38,11 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
     let mut in_code = 0usize;
     let mut in_heading = false;
     let mut keep = KeepOriginal::default();
+    let mut targets = String::new();
+    // the open link's section number, and where its text began in `text`
+    let mut link: Option<(String, usize)> = None;
     let flush = |text: &mut String,
+                 targets: &mut String,
                  start: usize,
                  section: &str,
                  heading: bool,
@@ -49,8 +57,10 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
                 section: section.to_string(),
                 heading,
                 original: keep.active(),
+                targets: std::mem::take(targets),
             });
         }
+        targets.clear();
         // even without text: a marker in an empty cell is that cell's
         keep.unit_done();
     };
@@ -59,7 +69,15 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
             Event::Start(Tag::CodeBlock(_)) => in_code += 1,
             Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
             Event::Start(Tag::Heading { .. }) => {
-                flush(&mut text, start, &section, false, &mut keep, &mut out);
+                flush(
+                    &mut text,
+                    &mut targets,
+                    start,
+                    &section,
+                    false,
+                    &mut keep,
+                    &mut out,
+                );
                 in_heading = true;
                 start = range.start;
             }
@@ -68,17 +86,41 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
                 if let Some((n, _)) = split_heading_number(&t) {
                     section = n;
                 }
-                flush(&mut text, start, &section, true, &mut keep, &mut out);
+                flush(
+                    &mut text,
+                    &mut targets,
+                    start,
+                    &section,
+                    true,
+                    &mut keep,
+                    &mut out,
+                );
                 in_heading = false;
             }
             Event::Start(Tag::Paragraph | Tag::Item | Tag::TableCell) => {
                 if !in_heading {
-                    flush(&mut text, start, &section, false, &mut keep, &mut out);
+                    flush(
+                        &mut text,
+                        &mut targets,
+                        start,
+                        &section,
+                        false,
+                        &mut keep,
+                        &mut out,
+                    );
                 }
                 start = range.start;
             }
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
-                flush(&mut text, start, &section, false, &mut keep, &mut out);
+                flush(
+                    &mut text,
+                    &mut targets,
+                    start,
+                    &section,
+                    false,
+                    &mut keep,
+                    &mut out,
+                );
             }
             Event::Text(t) | Event::Code(t) if in_code == 0 => {
                 if text.is_empty() {
@@ -87,13 +129,42 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
                 text.push_str(t);
             }
             Event::SoftBreak | Event::HardBreak => text.push(' '),
+            Event::Start(Tag::Link { dest_url, .. }) if in_code == 0 => {
+                // a page of the site's (`#6.1.0`, `b.md#7.1.0`), not another site's
+                let external = dest_url.contains(':');
+                let anchor =
+                    (dest_url.rsplit_once('#').filter(|_| !external)).map_or("", |(_, a)| a);
+                link = split_heading_number(anchor)
+                    .filter(|(n, rest)| {
+                        rest.is_empty() && n.len() == anchor.len() && n.contains('.')
+                    })
+                    .map(|(n, _)| (n, text.len()));
+            }
+            Event::End(TagEnd::Link) => {
+                if let Some((n, from)) = link.take() {
+                    if !text.get(from..).is_some_and(|t| t.contains(n.as_str())) {
+                        if !targets.is_empty() {
+                            targets.push(' ');
+                        }
+                        targets.push_str(&n);
+                    }
+                }
+            }
             _ => {}
         }
         // after the event's own work: a block's start marks what follows it, not the text
         // flushed before it
         keep.step(&event);
     }
-    flush(&mut text, start, &section, false, &mut keep, &mut out);
+    flush(
+        &mut text,
+        &mut targets,
+        start,
+        &section,
+        false,
+        &mut keep,
+        &mut out,
+    );
     out
 }
 
@@ -189,6 +260,14 @@ pub fn is_word_char(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_to_sections_their_text_does_not_show_are_kept() {
+        let u = units("See [the attack rules](#6.1.0), [6.2.0 Rules](#6.2.0), [that](b.md#7.1.0) and [x](https://e.org/#1.0).\n\nPlain.\n", 1);
+        assert_eq!(u[0].targets, "6.1.0 7.1.0");
+        assert_eq!(u[0].text, "See the attack rules, 6.2.0 Rules, that and x.");
+        assert_eq!(u[1].targets, "");
+    }
 
     #[test]
     fn units_carry_lines_and_sections() {
