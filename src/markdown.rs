@@ -73,7 +73,11 @@ impl Block {
         };
         let trimmed = para.trim();
         let label = trimmed.ends_with(':') && trimmed.split_whitespace().count() <= 2;
-        if self.first_paragraph_at.is_empty() && !trimmed.is_empty() && !label {
+        // a paragraph wholly in brackets is an aside, an editor's note on the text (the
+        // default content's "(The English original of this section is not part of the
+        // source text; …)"), not what the section says
+        let aside = trimmed.starts_with('(') && trimmed.ends_with(')');
+        if self.first_paragraph_at.is_empty() && !trimmed.is_empty() && !label && !aside {
             let start = at + (para.len() - para.trim_start().len());
             self.first_paragraph_at = start..start + trimmed.len();
         }
@@ -249,6 +253,8 @@ struct State<'s> {
     /// Where the open paragraph starts in `block.text`.
     paragraph_at: usize,
     in_paragraph: bool,
+    /// Inside a footnote's definition: its text is no section's opening.
+    in_footnote: bool,
 }
 
 /// Renders one Markdown text. `text` is the chapter body (or a glossary definition).
@@ -290,6 +296,7 @@ pub fn prepare_with<'s>(
         block: Block::default(),
         paragraph_at: 0,
         in_paragraph: false,
+        in_footnote: false,
     };
     let parser = Parser::new_ext(text, options()).into_offset_iter();
     let mut events = TextMergeWithOffset::new(parser).peekable();
@@ -456,7 +463,7 @@ pub fn prepare_with<'s>(
                 buf.push(Event::Start(Tag::Item));
             }
             Event::End(TagEnd::Item) => {
-                if let Some(item) = st.items.last().filter(|i| !i.paragraphs) {
+                if let Some(item) = st.items.last().filter(|i| !i.paragraphs && !st.in_footnote) {
                     st.block.set_opening(item.text_at);
                 }
                 st.block.text.push('\n');
@@ -491,6 +498,7 @@ pub fn prepare_with<'s>(
                 buf.push(Event::Html(h.into()));
             }
             Event::Start(Tag::FootnoteDefinition(label)) => {
+                st.in_footnote = true;
                 let n = st.footnote_number(&label);
                 let id = st.footnote_id(&label);
                 let mut h = String::from("<div class=\"footnote\"");
@@ -515,7 +523,10 @@ pub fn prepare_with<'s>(
                 h.push_str(&format!("\">{n}</a>"));
                 buf.push(Event::Html(h.into()));
             }
-            Event::End(TagEnd::FootnoteDefinition) => buf.push(Event::Html("</div>\n".into())),
+            Event::End(TagEnd::FootnoteDefinition) => {
+                st.in_footnote = false;
+                buf.push(Event::Html("</div>\n".into()))
+            }
             other => buf.push(other),
         }
         if let Some(t) = ends {
@@ -598,7 +609,7 @@ impl<'s> State<'s> {
     }
 
     fn end_paragraph(&mut self) {
-        if std::mem::take(&mut self.in_paragraph) {
+        if std::mem::take(&mut self.in_paragraph) && !self.in_footnote {
             // everything a paragraph adds to the block's text is its own text (`plain`)
             self.block.set_opening(self.paragraph_at);
         }
@@ -1627,6 +1638,11 @@ mod tests {
         assert_eq!(b[0].first_paragraph(), "All cards are played.");
         let b = blocks("Each player has these values:\n\n- life\n");
         assert_eq!(b[0].first_paragraph(), "Each player has these values:");
+        // an editor's note in brackets neither
+        let b = blocks("*(Not in the source; translated back.)*\n\nIn Ashes, you are a Phoenixborn.\n");
+        assert_eq!(b[0].first_paragraph(), "In Ashes, you are a Phoenixborn.");
+        let b = blocks("*Source:*[^1]\n\n| Symbol | Name |\n|---|---|\n| x | Main |\n\n[^1]: Rules, p. 3\n");
+        assert_eq!(b[0].first_paragraph(), "", "{:?}", b[0].text);
         let none = blocks("| a | b |\n|---|---|\n| c | d |\n");
         assert_eq!(none[0].first_paragraph(), "");
         assert!(none[0].text.contains('c'));
