@@ -1639,9 +1639,12 @@ mod tests {
         let b = blocks("Each player has these values:\n\n- life\n");
         assert_eq!(b[0].first_paragraph(), "Each player has these values:");
         // an editor's note in brackets neither
-        let b = blocks("*(Not in the source; translated back.)*\n\nIn Ashes, you are a Phoenixborn.\n");
+        let b =
+            blocks("*(Not in the source; translated back.)*\n\nIn Ashes, you are a Phoenixborn.\n");
         assert_eq!(b[0].first_paragraph(), "In Ashes, you are a Phoenixborn.");
-        let b = blocks("*Source:*[^1]\n\n| Symbol | Name |\n|---|---|\n| x | Main |\n\n[^1]: Rules, p. 3\n");
+        let b = blocks(
+            "*Source:*[^1]\n\n| Symbol | Name |\n|---|---|\n| x | Main |\n\n[^1]: Rules, p. 3\n",
+        );
         assert_eq!(b[0].first_paragraph(), "", "{:?}", b[0].text);
         let none = blocks("| a | b |\n|---|---|\n| c | d |\n");
         assert_eq!(none[0].first_paragraph(), "");

@@ -680,7 +680,7 @@ impl<'a> Renderer<'a> {
                         Some(OtherTerm {
                             lang: l.clone(),
                             lang_name: self.lang_name(l),
-                            term: oe.term.clone(),
+                            term: display_term(&oe.term),
                         })
                     })
                     .collect();

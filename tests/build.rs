@@ -403,6 +403,13 @@ fn glossary_merges_aliases_sorts_and_pairs() {
         texts(&uk, "dt .term"),
         ["Вирішення шкоди", "Ґвардія", "Жетон виснаження"]
     );
+    // the English term beside a Ukrainian one is written as the English page writes it: a
+    // lowercase key of the chat-bot glossary capitalised (`guard` was shown as it is)
+    assert!(
+        texts(&uk, "dt .other-term").contains(&"Guard".to_string()),
+        "{:?}",
+        texts(&uk, "dt .other-term")
+    );
 }
 
 #[test]
