@@ -119,6 +119,7 @@ pub fn worker_of(
         aids: offline_aids(site, dir),
         pages: offline_pages(dir),
         files: offline_files(dir),
+        top: top_names(dir),
     };
     Ok(Some(service_worker(&template, &version, &keep)))
 }
@@ -139,6 +140,22 @@ pub struct Kept {
     pub aids: Vec<String>,
     pub pages: Vec<String>,
     pub files: Vec<String>,
+    /// The names at the top of the site (`en`, `static`, `404.html` …): the worker answers
+    /// for these only. A site at a domain's root has in its scope every other site of the
+    /// origin (`/<repository>/` of a GitHub user), whose files it kept in its cache.
+    pub top: Vec<String>,
+}
+
+/// The names of the files and folders at the top of `dir`, sorted.
+fn top_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 /// The service worker: the theme's `js/sw.js` with the version on top, so a rebuilt site whose
@@ -152,6 +169,7 @@ pub fn service_worker(template: &[u8], version: &str, keep: &Kept) -> Vec<u8> {
         ("RULEBOOK_AID_FILES", &keep.aids),
         ("RULEBOOK_PAGE_FILES", &keep.pages),
         ("RULEBOOK_THEME_FILES", &keep.files),
+        ("RULEBOOK_TOP", &keep.top),
     ] {
         out.extend_from_slice(format!("var {name} = ").as_bytes());
         let _ = serde_json::to_writer(&mut out, list);

@@ -1092,6 +1092,61 @@ fn a_returning_visitor_gets_a_file_the_worker_had_cached_once_it_changed() {
 /// not kept: a removed chapter read before is "not found" online and offline (the kept copy
 /// was served for it whenever the server said 404), and an earlier rulebook's cache is
 /// dropped only when it is this site's (a site below it, or an empty one, is not).
+/// A site at the domain's root has every other site of the origin in its worker's scope (a
+/// GitHub user's site and their project sites): its worker answers for its own addresses only,
+/// and kept the other site's pages and files in its cache.
+#[test]
+fn a_site_at_the_root_leaves_a_site_below_it_alone() {
+    let make = |t: &str| {
+        site(&[
+            ("content/site.yaml", SITE_YAML),
+            (
+                "content/en/a.md",
+                &format!("---\nid: a\ntitle: {t}\n---\n\n## 1.1.0 {t}\n\nText.\n"),
+            ),
+        ])
+    };
+    let (root_site, below) = (make("Root"), make("Below"));
+    let www = tempfile::tempdir().unwrap();
+    for (s, out) in [
+        (&root_site, www.path().to_path_buf()),
+        (&below, www.path().join("two")),
+    ] {
+        let r = run(&[
+            "build",
+            "--site",
+            s.path().to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let server = StaticServer::start(www.path(), "/");
+    let b = Browser::start(1000, 700);
+    b.goto(&format!("{}en/a/", server.url));
+    b.wait_until(
+        "return document.readyState === 'complete' && navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === 'activated'",
+        20,
+        "the root site's worker",
+    );
+    // the site below, first visit: the root's worker is the one in charge of it
+    b.goto(&format!("{}two/en/a/", server.url));
+    b.wait_until("return document.readyState === 'complete' && document.querySelector('h1').textContent.indexOf('Below') >= 0", 20, "the site below");
+    b.js(&format!(
+        "window.__urls = null; var name = 'rulebook ' + {:?} + ' '; caches.keys().then(function (ks) {{ \
+           return Promise.all(ks.filter(function (k) {{ return k.indexOf(name) === 0; }}).map(function (k) {{ \
+             return caches.open(k).then(function (c) {{ return c.keys(); }}).then(function (rs) {{ return rs.map(function (r) {{ return r.url; }}); }}); }})); \
+         }}).then(function (l) {{ window.__urls = [].concat.apply([], l); }}); return null;",
+        server.url
+    ));
+    let urls: Vec<String> =
+        serde_json::from_value(b.wait_until("return window.__urls", 10, "the root site's caches"))
+            .unwrap();
+    assert!(urls.iter().any(|u| u.ends_with("/en/a/")), "{urls:?}");
+    let theirs: Vec<&String> = urls.iter().filter(|u| u.contains("/two/")).collect();
+    assert!(theirs.is_empty(), "{theirs:?}");
+}
+
 #[test]
 fn pages_read_stay_offline_across_builds_and_beside_another_site() {
     let chapter = |lang: &str, t: &str| {

@@ -10,7 +10,7 @@
  *   build's cache.
  * - the pages read: kept across builds, or every new build took away every page a reader
  *   had kept for offline use. They are asked of the network first, so online they are new. */
-/* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES, RULEBOOK_AID_FILES, RULEBOOK_PAGE_FILES, RULEBOOK_THEME_FILES */
+/* global RULEBOOK_VERSION, RULEBOOK_SEARCH_FILES, RULEBOOK_AID_FILES, RULEBOOK_PAGE_FILES, RULEBOOK_THEME_FILES, RULEBOOK_TOP */
 "use strict";
 var PREFIX = "rulebook " + self.registration.scope + " ";
 var CACHE = PREFIX + RULEBOOK_VERSION;
@@ -153,6 +153,11 @@ self.addEventListener("fetch", function (e) {
   var req = e.request;
   if (req.method !== "GET" || req.url.indexOf(self.registration.scope) !== 0) return;
   var path = req.url.slice(self.registration.scope.length);
+  // Only the site's own addresses: at a domain's root, the scope holds every other site of the
+  // origin too (a GitHub user's project sites), whose files this worker kept in its cache.
+  var top = listed("RULEBOOK_TOP"), first = path.split(/[\/?#]/)[0];
+  try { first = decodeURIComponent(first); } catch (err) { return; }
+  if (top.length && first && top.indexOf(first) < 0) return;
   // The index and the theme's files change only with a new build (a new worker).
   if (/^(search|static|media)\//.test(path)) e.respondWith(cacheFirst(req));
   else e.respondWith(networkFirst(req));
