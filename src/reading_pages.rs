@@ -357,7 +357,8 @@ pub fn terms_files(site: &Site, lang: &str) -> Vec<(String, String)> {
 
 /// The reader's choice of a dark or light theme, applied before the page is drawn: the same
 /// line as `base.html`'s, for the one page the templates do not make.
-const THEME_CHOICE: &str = r#"<script>try{var m=localStorage.getItem("rulebook-theme");if(m)document.documentElement.dataset.theme=m}catch(e){}</script>"#;
+/// (The page is at `<lang>/s/`: the site's folder is two up.)
+const THEME_CHOICE: &str = r#"<script>try{var m=localStorage.getItem("rulebook-theme "+new URL("../../",location.href).pathname);if(m)document.documentElement.dataset.theme=m}catch(e){}</script>"#;
 
 /// Section numbers per file of the short addresses' table, on average: a file is then a few
 /// tens of kilobytes. (The whole table in the page was 471 KB at 2,000 chapters, read to send

@@ -123,6 +123,11 @@ fn language_switch_lands_on_the_same_section() {
         10,
         "root redirects to the remembered language",
     );
+    // kept for this site, by its address: not for every site of the origin
+    assert_eq!(
+        b.js("return [localStorage.getItem('rulebook-lang /'), localStorage.getItem('rulebook-lang')]"),
+        serde_json::json!(["en", null])
+    );
 }
 
 #[test]

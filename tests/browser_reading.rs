@@ -247,14 +247,14 @@ fn short_address_leads_to_the_section() {
         "a malformed escape is an unknown number",
     );
     // the reader's dark theme holds on this page too (it was always light)
-    b.js("localStorage.setItem('rulebook-theme', 'dark')");
+    b.js("localStorage.setItem('rulebook-theme /', 'dark')");
     b.goto(&format!("{}uk/s/?99.99.99", served_default_site().url));
     let theme = b.wait_until(
         "return document.readyState === 'complete' && (document.documentElement.dataset.theme || 'none')",
         10,
         "page load",
     );
-    b.js("localStorage.removeItem('rulebook-theme')");
+    b.js("localStorage.removeItem('rulebook-theme /')");
     assert_eq!(theme, "dark");
 }
 
@@ -313,9 +313,9 @@ fn language_switch_lands_on_a_section_both_pages_have() {
     // an address whose anchor is no escape (`#%E0%A4%A`) leaves the page's scripts working
     // (it threw before the language switch was set up)
     load("en/rules/");
-    b.js("localStorage.removeItem('rulebook-lang')");
+    b.js("localStorage.removeItem('rulebook-lang /')");
     load("uk/rules/#%E0%A4%A");
-    assert_eq!(b.js("return localStorage.getItem('rulebook-lang')"), "uk");
+    assert_eq!(b.js("return localStorage.getItem('rulebook-lang /')"), "uk");
     // just past the sub-heading of 1.5.0
     load("uk/rules/");
     b.js("var h = document.querySelectorAll('article h3')[3]; window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 40);");

@@ -303,7 +303,7 @@
     b.addEventListener("click", function () {
       var next = isDark() ? "light" : "dark";
       html.dataset.theme = next;
-      try { localStorage.setItem("rulebook-theme", next); } catch (e) {}
+      try { localStorage.setItem("rulebook-theme " + new URL(root, location.href).pathname, next); } catch (e) {}
       b.setAttribute("aria-pressed", String(next === "dark"));
     });
   }

@@ -114,12 +114,19 @@
     if (best) best.scrollIntoView();
   }
 
+  /* Where the reader's language is kept: per site (the address of its folder), as sites of one
+     origin (a GitHub user's) share one store, and the language read on one chose where the
+     others' root pages sent the reader. root.html reads it. */
+  function langKey() {
+    return "rulebook-lang " + new URL(doc.body.getAttribute("data-root") || "", location.href).pathname;
+  }
+
   /* The language switch keeps the reader's place: same page, same section, and the
      side-by-side view stays side by side (the other way round). */
   function langSwitch(e) {
     var a = e.target.closest && e.target.closest("a[data-lang-switch]");
     if (!a) return;
-    try { localStorage.setItem("rulebook-lang", a.getAttribute("data-lang-switch")); } catch (err) {}
+    try { localStorage.setItem(langKey(), a.getAttribute("data-lang-switch")); } catch (err) {}
     var href = a.getAttribute("href").split("#")[0], anchor = place(e, true);
     var pair = /[?&]pair=([a-z-]+)/i.exec(location.search);
     if (pair && href.indexOf("?") < 0) href += "?pair=" + encodeURIComponent(doc.documentElement.lang);
@@ -170,7 +177,7 @@
     doc.addEventListener("click", pairToggle, true);
     doc.addEventListener("click", keepPair, true);
     nearestSection();
-    try { localStorage.setItem("rulebook-lang", doc.documentElement.lang); } catch (err) {}
+    try { localStorage.setItem(langKey(), doc.documentElement.lang); } catch (err) {}
   }
 
   window.Rulebook = window.Rulebook || {};
