@@ -346,6 +346,19 @@ fn stale_translation_flow() {
         msgs[0].contains("1.2.0") && !msgs[0].contains("1.1.0"),
         "{msgs:?}"
     );
+    // said at the heading of that section in the translation, where the work is (it was the
+    // line of the record)
+    let uk = std::fs::read_to_string(s.path().join("content/uk/a.md")).unwrap();
+    let heading = uk.lines().position(|l| l == "## 1.2.0 Два").unwrap() + 1;
+    let (_, v) = check_json(s.path(), &[]);
+    let lines: Vec<u64> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "stale-translation")
+        .map(|f| f["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [heading as u64]);
     // recording every chapter at once (no ids) says which changes it took as followed:
     // nothing said so after it (the stale chapter was recorded without a word)
     let r = run(&["translated", "--site", s.path().to_str().unwrap()]);

@@ -607,10 +607,22 @@ fn stale_translations(
                 continue;
             }
             let what = what_changed(&then, &now);
+            // at the heading of the first section that changed, where the translator's work
+            // is; else (the opening text, the title, a section gone) at the record
+            let first_changed = stale::changed_sections(&then, &now).into_iter().next();
+            let at = first_changed
+                .filter(|k| !k.is_empty())
+                .and_then(|k| {
+                    let own = units.get(&c.lang)?.get(&c.id)?;
+                    own.iter()
+                        .find(|u| u.heading && u.section == k)
+                        .map(|u| u.line)
+                })
+                .unwrap_or(line);
             out.push(Diagnostic::warning(
                 "stale-translation",
                 &c.path,
-                line,
+                at,
                 format!(
                     "the {} source ({}) changed after this translation was made; {what}. Update the translation, then run `rulebook translated {}`",
                     then.lang,
