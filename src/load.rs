@@ -368,6 +368,29 @@ pub(crate) fn readable_yaml_error(msg: &str) -> String {
     out
 }
 
+/// The first line of `yaml` (0-based, and the 1-based column of the quote) whose value opens
+/// a quote that the line does not close: `title: "7.0.0 Damage`.
+fn unclosed_quote(yaml: &str) -> Option<(usize, usize)> {
+    yaml.lines().enumerate().find_map(|(i, l)| {
+        let (key, value) = l.split_once(':')?;
+        if key.trim_start().starts_with('#') || key.trim_start().starts_with('-') {
+            return None;
+        }
+        let v = value.trim();
+        let q = v.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+        let rest = &v[1..];
+        let closed = if q == '"' {
+            // a quote not escaped by a backslash
+            let b = rest.as_bytes();
+            (0..b.len()).any(|k| b[k] == b'"' && (k == 0 || b[k - 1] != b'\\'))
+        } else {
+            rest.contains('\'')
+        };
+        let col = key.chars().count() + 1 + (value.len() - value.trim_start().len()) + 1;
+        (!closed).then_some((i, col))
+    })
+}
+
 /// Splits front matter from the body and checks it.
 pub fn parse_chapter(
     text: String,
@@ -479,6 +502,16 @@ pub fn parse_chapter(
                     readable_yaml_error(strip_location(&msg))
                 ),
             };
+            // A quote left open runs on to the next lines, and YAML says what it missed
+            // where it gave up, lines later: name the quote, where the fix is.
+            if let Some((q, qcol)) = unclosed_quote(yaml).filter(|&(q, _)| q + 2 <= line) {
+                let message = format!(
+                    "{message} (line {line}); the quote opened here is not closed on its line"
+                );
+                diags
+                    .push(Diagnostic::error("front-matter", &path, q + 2, message).at_column(qcol));
+                return None;
+            }
             diags.push(Diagnostic::error("front-matter", &path, line, message).at_column(col));
             return None;
         }
@@ -883,6 +916,25 @@ mod tests {
             &mut d,
         );
         (c, d)
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_named_at_its_line() {
+        let mut d = Diagnostics::default();
+        let text = "---\nid: a\ntitle: \"7.0.0 Damage\nweight: 3\nx: 1\n---\nBody\n";
+        assert!(parse_chapter(text.into(), "en", "a.md".into(), ".".into(), &mut d).is_none());
+        let e = &d.items[0];
+        assert_eq!((e.line, e.column), (3, 8), "{e}");
+        assert!(
+            e.message.contains("the quote opened here is not closed"),
+            "{e}"
+        );
+        // quotes closed, escaped or in a comment are no such quote
+        assert_eq!(
+            unclosed_quote("a: \"x\"\nb: 'y'\n# c: \"z\nd: \"e \\\" f\"\n"),
+            None
+        );
+        assert_eq!(unclosed_quote("a: 1\nb: 'open\n"), Some((1, 4)));
     }
 
     #[test]
