@@ -18,6 +18,8 @@ use crate::search::analyzer::tokenize;
 
 /// Sections (number, line) where a term is missing.
 type Places<'a> = Vec<(&'a str, usize)>;
+/// A unit of a translation's section: whether it is translated, and its words' stems.
+type OwnUnit<'a> = (bool, &'a [u32]);
 
 /// A term as a sequence of stems, each stem interned as a number.
 type Stems = Vec<u32>;
@@ -302,7 +304,7 @@ pub fn check(
             for u in p.source_units {
                 src_sections.entry(&u.section).or_default().push(stems(&u.text));
             }
-            let mut own_sections: BTreeMap<&str, (usize, Vec<(bool, &[u32])>)> = BTreeMap::new();
+            let mut own_sections: BTreeMap<&str, (usize, Vec<OwnUnit<'_>>)> = BTreeMap::new();
             for (u, words) in p.units.iter().zip(&own_stems) {
                 let s = own_sections.entry(&u.section).or_insert((u.line, Vec::new()));
                 s.1.push((u.original || written_in(&u.text, script), words));
