@@ -47,6 +47,18 @@ const UK_GLOSSARY: &str = r#"{
 }
 "#;
 
+/// The messages of `check`'s findings of one kind.
+fn messages_of(site: &std::path::Path, kind: &str) -> Vec<String> {
+    let (_, v) = check_json(site, &[]);
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == kind)
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A site with one of every finding kind; each sits on a known line.
 fn everything() -> tempfile::TempDir {
     site(&[
@@ -296,16 +308,7 @@ fn stale_translation_flow() {
             "---\nid: a\ntitle: Альфа\n---\n\nВступ.\n\n## 1.1.0 Один\n\nПерше правило.\n\n## 1.2.0 Два\n\nДруге правило.\n",
         ),
     ]);
-    let stale = |s: &tempfile::TempDir| -> Vec<String> {
-        let (_, v) = check_json(s.path(), &[]);
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["kind"] == "stale-translation")
-            .map(|f| f["message"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let stale = |s: &tempfile::TempDir| messages_of(s.path(), "stale-translation");
     assert!(stale(&s).is_empty(), "no record yet, nothing to compare");
     // but the report says the translation records no source, so changes would go unnoticed
     let (_, v) = check_json(s.path(), &[]);
@@ -432,16 +435,7 @@ fn a_reference_that_leads_elsewhere_makes_the_translation_stale() {
     ]);
     let r = run(&["translated", "--site", s.path().to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let stale = |s: &tempfile::TempDir| -> Vec<String> {
-        let (_, v) = check_json(s.path(), &[]);
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["kind"] == "stale-translation")
-            .map(|f| f["message"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let stale = |s: &tempfile::TempDir| messages_of(s.path(), "stale-translation");
     assert!(stale(&s).is_empty(), "{:?}", stale(&s));
     write(s.path(), "content/en/a.md", en("#8.0.0").as_bytes());
     let msgs = stale(&s);

@@ -28,107 +28,86 @@ pub struct Unit {
     pub targets: String,
 }
 
-/// Splits a chapter body into units. `first_line` is the line of the body in its file.
-pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
-    let lines = LineIndex::new(body);
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut start = 0usize;
-    let mut section = String::new();
-    let mut in_code = 0usize;
-    let mut in_heading = false;
-    let mut keep = KeepOriginal::default();
-    let mut targets = String::new();
-    // the open link's section number, and where its text began in `text`
-    let mut link: Option<(String, usize)> = None;
-    let flush = |text: &mut String,
-                 targets: &mut String,
-                 start: usize,
-                 section: &str,
-                 heading: bool,
-                 keep: &mut KeepOriginal,
-                 out: &mut Vec<Unit>| {
-        let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        text.clear();
+/// The unit being read, and the units read so far.
+struct Collector<'a> {
+    lines: LineIndex<'a>,
+    first_line: usize,
+    out: Vec<Unit>,
+    text: String,
+    /// Where the unit's text starts in the body.
+    start: usize,
+    targets: String,
+    section: String,
+    keep: KeepOriginal,
+}
+
+impl Collector<'_> {
+    /// Ends the unit being read: a unit if it has text.
+    fn flush(&mut self, heading: bool) {
+        let t = self.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.text.clear();
+        let targets = std::mem::take(&mut self.targets);
         if !t.is_empty() {
-            out.push(Unit {
-                line: lines.line(start) + first_line - 1,
+            self.out.push(Unit {
+                line: self.lines.line(self.start) + self.first_line - 1,
                 text: t,
-                section: section.to_string(),
+                section: self.section.clone(),
                 heading,
-                original: keep.active(),
-                targets: std::mem::take(targets),
+                original: self.keep.active(),
+                targets,
             });
         }
-        targets.clear();
         // even without text: a marker in an empty cell is that cell's
-        keep.unit_done();
+        self.keep.unit_done();
+    }
+}
+
+/// Splits a chapter body into units. `first_line` is the line of the body in its file.
+pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
+    let mut c = Collector {
+        lines: LineIndex::new(body),
+        first_line,
+        out: Vec::new(),
+        text: String::new(),
+        start: 0,
+        targets: String::new(),
+        section: String::new(),
+        keep: KeepOriginal::default(),
     };
+    let mut in_code = 0usize;
+    let mut in_heading = false;
+    // the open link's section number, and where its text began in `c.text`
+    let mut link: Option<(String, usize)> = None;
     for (event, range) in Parser::new_ext(body, crate::markdown::options()).into_offset_iter() {
         match &event {
             Event::Start(Tag::CodeBlock(_)) => in_code += 1,
             Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
             Event::Start(Tag::Heading { .. }) => {
-                flush(
-                    &mut text,
-                    &mut targets,
-                    start,
-                    &section,
-                    false,
-                    &mut keep,
-                    &mut out,
-                );
+                c.flush(false);
                 in_heading = true;
-                start = range.start;
+                c.start = range.start;
             }
             Event::End(TagEnd::Heading(_)) => {
-                let t = text.trim().to_string();
-                if let Some((n, _)) = split_heading_number(&t) {
-                    section = n;
+                if let Some((n, _)) = split_heading_number(c.text.trim()) {
+                    c.section = n;
                 }
-                flush(
-                    &mut text,
-                    &mut targets,
-                    start,
-                    &section,
-                    true,
-                    &mut keep,
-                    &mut out,
-                );
+                c.flush(true);
                 in_heading = false;
             }
             Event::Start(Tag::Paragraph | Tag::Item | Tag::TableCell) => {
                 if !in_heading {
-                    flush(
-                        &mut text,
-                        &mut targets,
-                        start,
-                        &section,
-                        false,
-                        &mut keep,
-                        &mut out,
-                    );
+                    c.flush(false);
                 }
-                start = range.start;
+                c.start = range.start;
             }
-            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
-                flush(
-                    &mut text,
-                    &mut targets,
-                    start,
-                    &section,
-                    false,
-                    &mut keep,
-                    &mut out,
-                );
-            }
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => c.flush(false),
             Event::Text(t) | Event::Code(t) if in_code == 0 => {
-                if text.is_empty() {
-                    start = range.start;
+                if c.text.is_empty() {
+                    c.start = range.start;
                 }
-                text.push_str(t);
+                c.text.push_str(t);
             }
-            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            Event::SoftBreak | Event::HardBreak => c.text.push(' '),
             Event::Start(Tag::Link { dest_url, .. }) if in_code == 0 => {
                 // a page of the site's (`#6.1.0`, `b.md#7.1.0`), not another site's
                 let external = dest_url.contains(':');
@@ -138,15 +117,15 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
                     .filter(|(n, rest)| {
                         rest.is_empty() && n.len() == anchor.len() && n.contains('.')
                     })
-                    .map(|(n, _)| (n, text.len()));
+                    .map(|(n, _)| (n, c.text.len()));
             }
             Event::End(TagEnd::Link) => {
                 if let Some((n, from)) = link.take() {
-                    if !text.get(from..).is_some_and(|t| t.contains(n.as_str())) {
-                        if !targets.is_empty() {
-                            targets.push(' ');
+                    if !c.text.get(from..).is_some_and(|t| t.contains(n.as_str())) {
+                        if !c.targets.is_empty() {
+                            c.targets.push(' ');
                         }
-                        targets.push_str(&n);
+                        c.targets.push_str(&n);
                     }
                 }
             }
@@ -154,18 +133,10 @@ pub fn units(body: &str, first_line: usize) -> Vec<Unit> {
         }
         // after the event's own work: a block's start marks what follows it, not the text
         // flushed before it
-        keep.step(&event);
+        c.keep.step(&event);
     }
-    flush(
-        &mut text,
-        &mut targets,
-        start,
-        &section,
-        false,
-        &mut keep,
-        &mut out,
-    );
-    out
+    c.flush(false);
+    c.out
 }
 
 /// The writing system a language is expected to be written in, when we know it.
