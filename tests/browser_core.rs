@@ -28,6 +28,25 @@ fn fixture() -> tempfile::TempDir {
     d
 }
 
+/// Opens `url` and waits for the page and its scripts.
+fn open_at(b: &Browser, url: &str) {
+    b.goto(url);
+    b.wait_until(
+        "return document.readyState === 'complete' && window.Rulebook",
+        10,
+        "page load",
+    );
+}
+
+/// Two animation frames: a scroll event of the frame before has been handled.
+fn two_frames(b: &Browser) {
+    b.wait_until(
+        "return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))",
+        5,
+        "two frames",
+    );
+}
+
 /// From the keyboard: Shift+Tab to the language switch passes the breadcrumbs, whose focus
 /// scrolls the page to its top; Enter on the switch still keeps the section read (it took
 /// the top of the page, and no section).
@@ -36,22 +55,17 @@ fn language_switch_from_the_keyboard_keeps_the_section() {
     let dir = fixture();
     let server = StaticServer::start(&dir.path().join("public"), "/");
     let b = Browser::start(1200, 800);
-    b.goto(&format!("{}en/rules/#1.4.0", server.url));
-    b.wait_until(
-        "return document.readyState === 'complete' && window.Rulebook",
-        10,
-        "page load",
-    );
+    open_at(&b, &format!("{}en/rules/#1.4.0", server.url));
     // the reader scrolled a little past the jump (the place is kept as they scroll)
     b.js("window.scrollBy(0, 40)");
-    b.wait_until("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))", 5, "a frame");
+    two_frames(&b);
     b.js("document.querySelector('nav.crumbs a').focus()");
     b.wait_until(
         "return window.scrollY < 50",
         5,
         "the breadcrumbs' focus scrolled up",
     );
-    b.wait_until("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))", 5, "a frame");
+    two_frames(&b);
     b.js("document.querySelector('a[data-lang-switch=uk]').focus()");
     b.keys("\u{E007}");
     b.wait_until(
@@ -67,12 +81,7 @@ fn language_switch_lands_on_the_same_section() {
     let dir = fixture();
     let server = StaticServer::start(&dir.path().join("public"), "/");
     let b = Browser::start(1200, 800);
-    b.goto(&format!("{}en/rules/#1.4.0", server.url));
-    b.wait_until(
-        "return document.readyState === 'complete' && window.Rulebook",
-        10,
-        "page load",
-    );
+    open_at(&b, &format!("{}en/rules/#1.4.0", server.url));
     b.click("a[data-lang-switch=uk]");
     b.wait_until(
         "return location.pathname.indexOf('/uk/rules/') === 0",
