@@ -146,13 +146,16 @@ pub struct Kept {
     pub top: Vec<String>,
 }
 
-/// The names of the files and folders at the top of `dir`, sorted.
+/// The names of the files and folders at the top of `dir` that a reader's browser asks for,
+/// sorted: not the hidden ones (`.nojekyll`, the build's list of its files) nor the worker
+/// itself, which a build writes after this list and `serve` before it (they differed).
 fn top_names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.') && n != "sw.js")
         .collect();
     names.sort();
     names

@@ -38,12 +38,13 @@ fn open_at(b: &Browser, url: &str) {
     );
 }
 
-/// Two animation frames: a scroll event of the frame before has been handled.
-fn two_frames(b: &Browser) {
+/// Waits until the page has kept the reader's place after a scroll (site.js keeps it once
+/// scrolling pauses for 100 ms).
+fn after_scrolling(b: &Browser) {
     b.wait_until(
-        "return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))",
+        "return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => r(true), 250))))",
         5,
-        "two frames",
+        "two frames and a pause",
     );
 }
 
@@ -58,14 +59,14 @@ fn language_switch_from_the_keyboard_keeps_the_section() {
     open_at(&b, &format!("{}en/rules/#1.4.0", server.url));
     // the reader scrolled a little past the jump (the place is kept as they scroll)
     b.js("window.scrollBy(0, 40)");
-    two_frames(&b);
+    after_scrolling(&b);
     b.js("document.querySelector('nav.crumbs a').focus()");
     b.wait_until(
         "return window.scrollY < 50",
         5,
         "the breadcrumbs' focus scrolled up",
     );
-    two_frames(&b);
+    after_scrolling(&b);
     b.js("document.querySelector('a[data-lang-switch=uk]').focus()");
     b.keys("\u{E007}");
     b.wait_until(

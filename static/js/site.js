@@ -42,17 +42,18 @@
      reaching the language switch with Tab passes the breadcrumbs, and focusing them scrolls
      the page to its top, so the place at the moment of the keyboard's click is not theirs.
      (A scroll event comes a frame after the focus moved: the focus says who scrolled.) */
-  var kept = null, keeping = false;
+  var kept = null, keeping = 0;
   function inChrome(el) {
     return !!(el && el.closest && el.closest("header.top, nav.crumbs"));
   }
   function keep() {
     if (!inChrome(doc.activeElement)) kept = [currentAnchor(true), currentAnchor(false)];
   }
+  /* once the scrolling pauses: finding the place measures every heading, and a print view has
+     thousands */
   window.addEventListener("scroll", function () {
-    if (keeping) return;
-    keeping = true;
-    requestAnimationFrame(function () { keeping = false; keep(); });
+    clearTimeout(keeping);
+    keeping = setTimeout(keep, 100);
   }, { passive: true });
   /* The place to keep for a click: with the keyboard (no pointer, `detail` 0) from the header
      or the breadcrumbs, the place kept before the focus went there. */
