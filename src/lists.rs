@@ -23,6 +23,8 @@ pub(crate) struct IndexChapter {
     pub(crate) number: Option<String>,
     pub(crate) url: String,
     pub(crate) translated: bool,
+    /// Translated, with paragraphs still in the original language.
+    pub(crate) partly: bool,
     /// The language its title and sections are written in, when not the page's (a chapter
     /// not translated yet): said so for a screen reader's voice.
     pub(crate) lang: Option<String>,
@@ -89,7 +91,11 @@ fn numbered(number: Option<&str>, title: &str, out: &mut String) {
 
 /// The contents page's list of chapters and their sections, as `<li>` items of the
 /// `chapter-list`.
-pub(crate) fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> String {
+pub(crate) fn chapter_list(
+    chapters: &[IndexChapter],
+    not_translated: &str,
+    partly: &str,
+) -> String {
     use crate::html::escape_template_into as esc;
     let mut out = String::new();
     for c in chapters {
@@ -114,6 +120,10 @@ pub(crate) fn chapter_list(chapters: &[IndexChapter], not_translated: &str) -> S
         if !c.translated {
             out.push_str(" <span class=\"badge\">");
             esc(not_translated, &mut out);
+            out.push_str("</span>");
+        } else if c.partly {
+            out.push_str(" <span class=\"badge partly\">");
+            esc(partly, &mut out);
             out.push_str("</span>");
         }
         if !c.sections.is_empty() {

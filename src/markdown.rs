@@ -100,6 +100,11 @@ pub struct Prepared {
     pub headings: Vec<Heading>,
     pub blocks: Vec<Block>,
     pub images: Vec<ImageCopy>,
+    /// Paragraphs and list items marked as still in the original language: a chapter that
+    /// has any is translated in part (the contents page says so).
+    pub untranslated: usize,
+    /// Paragraphs and list items with text, of which `untranslated` are still in the original.
+    pub text_blocks: usize,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -184,6 +189,11 @@ impl Letters {
                 break;
             }
         }
+    }
+
+    /// Text in some language: a letter of another script, or enough Latin ones.
+    fn has_text(&self) -> bool {
+        self.other || self.latin >= UNTRANSLATED_LETTERS
     }
 
     /// Enough Latin letters, and no other: text, not a name or a number.
@@ -437,11 +447,13 @@ pub fn prepare_with<'s>(
             Event::End(TagEnd::Paragraph) => {
                 st.end_paragraph();
                 if let (Some(para), Some(lang)) = (st.para.take(), st.aids.latin_lang) {
+                    st.out.text_blocks += usize::from(para.has_text());
                     // a whole paragraph of Latin letters in a Cyrillic chapter is still in the
                     // original language: say so (lang for screen readers, class for the eye)
                     if para.all_latin() {
                         // text kept in the original on purpose keeps its language only
                         let untranslated = !st.keep.active();
+                        st.out.untranslated += usize::from(untranslated);
                         buf[para.at] =
                             Event::Html(latin_open("p", "untr", untranslated, lang).into());
                     }
@@ -472,8 +484,12 @@ pub fn prepare_with<'s>(
                     // a list item of Latin letters only, as a paragraph: its language for
                     // screen readers, a class for the eye (no note: it would sit in the list).
                     // Not one that holds a list, a quote or code: its language would be theirs.
+                    if !item.paragraphs && !item.blocks {
+                        st.out.text_blocks += usize::from(item.letters.has_text());
+                    }
                     if !item.paragraphs && !item.blocks && item.letters.all_latin() {
                         let untranslated = !(item.kept || st.keep.active());
+                        st.out.untranslated += usize::from(untranslated);
                         buf[item.letters.at] =
                             Event::Html(latin_open("li", "untr-item", untranslated, lang).into());
                     }

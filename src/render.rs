@@ -552,7 +552,11 @@ impl<'a> Renderer<'a> {
                     title: syms.to_plain(&p.title_text),
                     number: p.title_number.clone(),
                     url: format!("{root}{}", chapter_path(lang, id)),
-                    translated: !fallback,
+                    partly: !fallback && p.prepared.untranslated > 0,
+                    // its own file, with nothing of it translated yet (an English copy)
+                    translated: !fallback
+                        && !(p.prepared.untranslated > 0
+                            && p.prepared.untranslated >= p.prepared.text_blocks),
                     lang: (p.chapter.lang != lang).then(|| p.chapter.lang.clone()),
                     sections: p
                         .prepared
@@ -575,7 +579,11 @@ impl<'a> Renderer<'a> {
         // `chapters` stays in the context for a theme that lays the list out itself.
         ctx.insert(
             "chapters_html",
-            &chapter_list(&chapters, site.theme.str(lang, "not_translated_title")),
+            &chapter_list(
+                &chapters,
+                site.theme.str(lang, "not_translated_title"),
+                site.theme.str(lang, "partly_translated"),
+            ),
         );
         ctx.insert("chapters", &chapters);
         ctx.insert("has_glossary", &!site.glossaries.is_empty());

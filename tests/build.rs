@@ -342,6 +342,17 @@ fn english_text_on_ukrainian_pages_says_so() {
     assert_eq!(langs, ["en"]);
     let translated = attrs(&index, ".chapter-list li:not(.untranslated) > a", "lang");
     assert!(translated.is_empty(), "{translated:?}");
+    // the contents page tells a chapter translated in part, and one whose own file is still
+    // all English, from a translated one (they looked the same)
+    let badge = |href: &str| -> Vec<String> {
+        texts(
+            &index,
+            &format!(".chapter-list > li:has(> a[href='../uk/{href}/']) > .badge"),
+        )
+    };
+    assert_eq!(badge("roundOrder"), ["Перекладено частково"]);
+    assert_eq!(badge("main-actions"), ["Ще не перекладено"]);
+    assert!(badge("setup").is_empty(), "{:?}", badge("setup"));
     let p = page(&out.join("uk/attacking/index.html"));
     assert_eq!(attrs(&p, "nav.toc > ol", "lang"), ["en"]);
     assert_eq!(attrs(&p, "nav.crumbs a[href^='#']", "lang"), ["en"]);

@@ -223,7 +223,12 @@ impl Live {
             }
             // the headings the contents pages list (the neighbours' pages name the chapter by
             // its title only, a full rebuild above)
-            if titles(&page) != titles(old) {
+            // and whether it is translated in part (the contents page's badge)
+            let partly = |p: &crate::site::ChapterPage| {
+                let u = &p.prepared;
+                (u.untranslated > 0, u.untranslated >= u.text_blocks)
+            };
+            if titles(&page) != titles(old) || partly(&page) != partly(old) {
                 index_pages = true;
             }
             let id = page.chapter.id.clone();
