@@ -353,6 +353,13 @@ fn english_text_on_ukrainian_pages_says_so() {
     assert_eq!(badge("roundOrder"), ["Перекладено частково"]);
     assert_eq!(badge("main-actions"), ["Ще не перекладено"]);
     assert!(badge("setup").is_empty(), "{:?}", badge("setup"));
+    // each navigation landmark has a name of its own (the header's and the list of chapters
+    // were both "Зміст")
+    let mut names = attrs(&index, "nav[aria-label]", "aria-label");
+    let all = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), all, "{names:?}");
     let p = page(&out.join("uk/attacking/index.html"));
     assert_eq!(attrs(&p, "nav.toc > ol", "lang"), ["en"]);
     assert_eq!(attrs(&p, "nav.crumbs a[href^='#']", "lang"), ["en"]);
