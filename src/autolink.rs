@@ -473,18 +473,22 @@ fn english_forms_agree(
     words: &[(usize, usize, Option<u32>, bool)],
     phrase: &str,
 ) -> bool {
-    let wanted: Vec<&str> = phrase.split(' ').collect();
-    if wanted.len() != words.len() {
-        return true; // the phrase is cut into words otherwise (`ceremonial-power`): no opinion
+    // Every match passes here (hundreds of thousands in a large site): a phrase of another
+    // script, and a word written as its phrase word, cost no folding.
+    if !phrase.is_ascii() || phrase.split(' ').count() != words.len() {
+        return true; // or the phrase is cut into words otherwise (`ceremonial-power`)
     }
-    let mut written = String::new();
-    wanted.iter().zip(words).all(|(base, &(s, e, _, _))| {
-        written.clear();
-        for c in text[s..e].chars() {
-            fold_into(c, &mut written);
+    let latin = |w: &str| w.bytes().all(|b| b.is_ascii_lowercase() || b == b'\'');
+    phrase.split(' ').zip(words).all(|(base, &(s, e, _, _))| {
+        let written = &text[s..e];
+        if written.eq_ignore_ascii_case(base) || !latin(base) {
+            return true;
         }
-        let latin = |w: &str| w.bytes().all(|b| b.is_ascii_lowercase() || b == b'\'');
-        !(latin(&written) && latin(base)) || english_form_of(&written, base)
+        let mut w = String::with_capacity(written.len());
+        for c in written.chars() {
+            fold_into(c, &mut w);
+        }
+        !latin(&w) || english_form_of(&w, base)
     })
 }
 
@@ -495,20 +499,18 @@ fn english_form_of(word: &str, base: &str) -> bool {
     if w == b {
         return true;
     }
-    let mut roots = vec![b.to_string()];
-    if let Some(r) = b.strip_suffix('e') {
-        roots.push(r.to_string());
-    }
-    if let Some(r) = b.strip_suffix('y') {
-        roots.push(format!("{r}i"));
-    }
-    if let Some(last) = b.chars().last().filter(|c| !"aeiouwxy".contains(*c)) {
-        roots.push(format!("{b}{last}")); // stop → stopped
-    }
-    roots.iter().any(|r| {
-        w.strip_prefix(r.as_str())
-            .is_some_and(|rest| matches!(rest, "ed" | "d" | "ing" | "er" | "ers"))
-    })
+    // past a root of the base word: its whole letters; less a final `e` (`place`, `placing`);
+    // with `y` as `i` (`ready`, `readied`); with its last consonant doubled (`stop`, `stopped`)
+    let ending = |rest: &str| matches!(rest, "ed" | "d" | "ing" | "er" | "ers");
+    let past = |root: &str| w.strip_prefix(root);
+    past(&b).is_some_and(ending)
+        || b.strip_suffix('e').and_then(past).is_some_and(ending)
+        || (b.strip_suffix('y').and_then(past))
+            .and_then(|r| r.strip_prefix('i'))
+            .is_some_and(ending)
+        || (b.chars().last().filter(|c| !"aeiouwxy".contains(*c)))
+            .and_then(|last| past(&b).and_then(|r| r.strip_prefix(last)))
+            .is_some_and(ending)
 }
 
 /// An English word without its plural or possessive ending (`abilities` → `ability`,
