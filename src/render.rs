@@ -554,9 +554,7 @@ impl<'a> Renderer<'a> {
                     url: format!("{root}{}", chapter_path(lang, id)),
                     partly: !fallback && p.prepared.untranslated > 0,
                     // its own file, with nothing of it translated yet (an English copy)
-                    translated: !fallback
-                        && !(p.prepared.untranslated > 0
-                            && p.prepared.untranslated >= p.prepared.text_blocks),
+                    translated: !fallback && !all_original(&p.prepared),
                     lang: (p.chapter.lang != lang).then(|| p.chapter.lang.clone()),
                     sections: p
                         .prepared
@@ -782,6 +780,11 @@ impl<'a> Renderer<'a> {
         ctx.insert("alternates", &Vec::<Alternate>::new());
         self.render("404.html", &ctx)
     }
+}
+
+/// Whether every paragraph and list item of a chapter is still in the original language.
+fn all_original(p: &crate::markdown::Prepared) -> bool {
+    p.untranslated > 0 && p.untranslated >= p.text_blocks
 }
 
 /// Keys of the chat-bot glossary are lowercase (`exhausted pool`); show them capitalised.

@@ -226,7 +226,10 @@ impl Live {
             // and whether it is translated in part (the contents page's badge)
             let partly = |p: &crate::site::ChapterPage| {
                 let u = &p.prepared;
-                (u.untranslated > 0, u.untranslated >= u.text_blocks)
+                (
+                    u.untranslated > 0,
+                    u.untranslated > 0 && u.untranslated >= u.text_blocks,
+                )
             };
             if titles(&page) != titles(old) || partly(&page) != partly(old) {
                 index_pages = true;
