@@ -121,7 +121,7 @@ enum Command {
     Translated {
         #[arg(long, default_value = ".")]
         site: PathBuf,
-        /// Chapter ids (default: every translated chapter)
+        /// Chapter ids, or their files (default: every translated chapter)
         chapters: Vec<String>,
     },
     /// Create a new bilingual site in DIR that builds at once

@@ -398,6 +398,21 @@ fn stale_translation_flow() {
         "{}",
         r.stderr
     );
+    // a chapter's file stands for its id
+    write(
+        s.path(),
+        "content/en/a.md",
+        b"---\nid: a\ntitle: Alpha\n---\n\nIntro.\n\n## 1.1.0 One\n\nFirst rule, amended again.\n\n## 1.2.0 Two\n\nSecond rule, amended.\n",
+    );
+    assert_eq!(stale(&s).len(), 1);
+    let r = run(&[
+        "translated",
+        "--site",
+        s.path().to_str().unwrap(),
+        "content/uk/a.md",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(stale(&s).is_empty(), "{:?}", stale(&s));
     let d = default_site();
     let r = run(&[
         "translated",

@@ -689,6 +689,9 @@ pub fn mark_translated(
         _ => return Err("the site has errors; fix them first (nothing was written)".into()),
     };
     let source = source_language(&site);
+    // a chapter's file may stand for its id (`content/uk/rr-07-damage.md`, `rr-07-damage.md`)
+    let named: Vec<String> = ids.iter().map(|i| id_of_file(&site, i)).collect();
+    let ids = &named[..];
     let unknown: Vec<String> = ids
         .iter()
         .filter(|id| site.page(&source, id).is_none())
@@ -819,6 +822,23 @@ pub fn mark_translated(
         written.push(shown);
     }
     Ok(written)
+}
+
+/// The id of the chapter whose file `given` names (its path, or its end: `rr-07-damage.md`,
+/// `uk/rr-07-damage.md`), in any language; `given` itself when it names no chapter's file.
+fn id_of_file(site: &Site, given: &str) -> String {
+    let g = given.replace('\\', "/");
+    if !g.ends_with(".md") {
+        return given.to_string();
+    }
+    let g = g.trim_start_matches("./");
+    (site.pages.values().flatten())
+        .map(|p| &p.chapter)
+        .find(|c| {
+            let path = c.path.to_string_lossy().replace('\\', "/");
+            path == g || path.ends_with(&format!("/{g}"))
+        })
+        .map_or_else(|| given.to_string(), |c| c.id.clone())
 }
 
 /// Replaces a file's contents all at once: the new text goes to a temporary file beside it,
