@@ -832,6 +832,14 @@ fn sections_one_translation_lacks_or_adds_are_found() {
         "{}",
         text.stdout
     );
+    // the line is the heading of the section it would follow, and the message says so
+    assert!(
+        text.stdout.contains(
+            "content/uk/a.md:6: section 1.2.0 of the en chapter is not in this translation; a link to it from uk text leads to the en page (add its heading, `1.2.0 …`, after section 1.1.0, whose heading is on this line)"
+        ),
+        "{}",
+        text.stdout
+    );
     assert!(
         text.stdout
             .contains("section 1.4.0 is not in the en chapter `a`"),

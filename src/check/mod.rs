@@ -456,17 +456,21 @@ fn section_pairs(site: &Site) -> Vec<Diagnostic> {
             missing.sort_by(|a, b| compare_numbers(a, b));
             for n in missing {
                 // at the section of the translation it would follow
-                let line = tr_numbers
+                let before = tr_numbers
                     .iter()
                     .filter(|(m, _)| compare_numbers(m, n).is_lt())
-                    .max_by(|a, b| compare_numbers(a.0, b.0))
-                    .map_or(1, |(_, l)| *l);
+                    .max_by(|a, b| compare_numbers(a.0, b.0));
+                let line = before.map_or(1, |(_, l)| *l);
+                let place = match before {
+                    Some((m, _)) => format!("after section {m}, whose heading is on this line"),
+                    None => "before the first section".to_string(),
+                };
                 out.push(Diagnostic::warning(
                     "section-one-language",
                     &tr.chapter.path,
                     line,
                     format!(
-                        "section {n} of the {source} chapter is not in this translation; a link to it from {lang} text leads to the {source} page (add its heading, `{n} …`, where it belongs)"
+                        "section {n} of the {source} chapter is not in this translation; a link to it from {lang} text leads to the {source} page (add its heading, `{n} …`, {place})"
                     ),
                 ));
             }
