@@ -109,6 +109,16 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// Whether some paragraph or list item is still in the original language.
+    pub fn untranslated_in_part(&self) -> bool {
+        self.untranslated > 0
+    }
+
+    /// Whether every paragraph and list item is still in the original language.
+    pub fn all_original(&self) -> bool {
+        self.untranslated > 0 && self.untranslated >= self.text_blocks
+    }
+
     pub fn anchors(&self) -> impl Iterator<Item = &str> {
         (self.headings.iter())
             .flat_map(|h| std::iter::once(h.anchor.as_str()).chain(h.also.as_deref()))

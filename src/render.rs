@@ -552,9 +552,9 @@ impl<'a> Renderer<'a> {
                     title: syms.to_plain(&p.title_text),
                     number: p.title_number.clone(),
                     url: format!("{root}{}", chapter_path(lang, id)),
-                    partly: !fallback && p.prepared.untranslated > 0,
+                    partly: !fallback && p.prepared.untranslated_in_part(),
                     // its own file, with nothing of it translated yet (an English copy)
-                    translated: !fallback && !all_original(&p.prepared),
+                    translated: !fallback && !p.prepared.all_original(),
                     lang: (p.chapter.lang != lang).then(|| p.chapter.lang.clone()),
                     sections: p
                         .prepared
@@ -780,11 +780,6 @@ impl<'a> Renderer<'a> {
         ctx.insert("alternates", &Vec::<Alternate>::new());
         self.render("404.html", &ctx)
     }
-}
-
-/// Whether every paragraph and list item of a chapter is still in the original language.
-fn all_original(p: &crate::markdown::Prepared) -> bool {
-    p.untranslated > 0 && p.untranslated >= p.text_blocks
 }
 
 /// Keys of the chat-bot glossary are lowercase (`exhausted pool`); show them capitalised.

@@ -610,16 +610,17 @@ fn stale_translations(
             if now.hash == then.hash {
                 continue;
             }
-            let what = what_changed(&then, &now);
+            let changed = stale::changed_sections(&then, &now);
+            let what = what_changed(&changed, &now);
             // at the heading of the first section that changed, where the translator's work
             // is; else (the opening text, the title, a section gone) at the record
-            let first_changed = stale::changed_sections(&then, &now).into_iter().next();
-            let at = first_changed
+            let at = changed
+                .first()
                 .filter(|k| !k.is_empty())
                 .and_then(|k| {
                     let own = units.get(&c.lang)?.get(&c.id)?;
                     own.iter()
-                        .find(|u| u.heading && u.section == k)
+                        .find(|u| u.heading && &u.section == k)
                         .map(|u| u.line)
                 })
                 .unwrap_or(line);
@@ -639,10 +640,10 @@ fn stale_translations(
     out
 }
 
-/// What changed in a source chapter between two records: `changed since: 7.1.0, the opening
-/// text`, or its title, or its text for a chapter without numbered sections.
-fn what_changed(then: &stale::Record, now: &stale::Record) -> String {
-    let changed = stale::changed_sections(then, now);
+/// What changed in a source chapter, its sections that `changed` ([`stale::changed_sections`])
+/// up to the record `now`: `changed since: 7.1.0, the opening text`, or its title, or its text
+/// for a chapter without numbered sections.
+fn what_changed(changed: &[String], now: &stale::Record) -> String {
     // a chapter without numbered sections is one stretch of text, "" (see stale.rs)
     let unnumbered = now.sections.keys().all(String::is_empty);
     if changed.is_empty() {
@@ -696,26 +697,20 @@ pub fn mark_translated(
     // a chapter's file may stand for its id (`content/uk/rr-07-damage.md`, `rr-07-damage.md`)
     let named: Vec<String> = ids.iter().map(|i| id_of_file(&site, i)).collect();
     let ids = &named[..];
+    let known: Vec<&str> = (site.pages.get(&source).into_iter().flatten())
+        .map(|p| p.chapter.id.as_str())
+        .collect();
     let unknown: Vec<String> = ids
         .iter()
         .filter(|id| site.page(&source, id).is_none())
-        .map(|id| {
-            let known = site
-                .pages
-                .get(&source)
-                .into_iter()
-                .flatten()
-                .map(|p| p.chapter.id.as_str());
-            match crate::theme::near_key(id, known) {
+        .map(
+            |id| match crate::theme::near_key(id, known.iter().copied()) {
                 Some(near) => format!("`{id}` (did you mean `{near}`?)"),
                 None => format!("`{id}`"),
-            }
-        })
+            },
+        )
         .collect();
     if !unknown.is_empty() {
-        let known: Vec<&str> = (site.pages.get(&source).into_iter().flatten())
-            .map(|p| p.chapter.id.as_str())
-            .collect();
         let listed = if known.len() <= 12 {
             format!("; the {source} chapters' ids: {}", known.join(", "))
         } else {
@@ -788,7 +783,7 @@ pub fn mark_translated(
                             line,
                             format!(
                                 "its {source} source had changed since it was last recorded ({}); recorded as up to date all the same, so `check` no longer says so. If the translation does not follow yet, bring it up to date (`rulebook translated {}` records one chapter)",
-                                what_changed(&then, &rec),
+                                what_changed(&stale::changed_sections(&then, &rec), &rec),
                                 c.id
                             ),
                         ));

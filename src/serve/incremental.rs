@@ -225,11 +225,7 @@ impl Live {
             // its title only, a full rebuild above)
             // and whether it is translated in part (the contents page's badge)
             let partly = |p: &crate::site::ChapterPage| {
-                let u = &p.prepared;
-                (
-                    u.untranslated > 0,
-                    u.untranslated > 0 && u.untranslated >= u.text_blocks,
-                )
+                (p.prepared.untranslated_in_part(), p.prepared.all_original())
             };
             if titles(&page) != titles(old) || partly(&page) != partly(old) {
                 index_pages = true;
